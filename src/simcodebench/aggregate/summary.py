@@ -1,0 +1,26 @@
+"""Write ``results/summary/``: the tidy ``scores.csv``, the markdown tables and the failure-class plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simcodebench.aggregate.collect import collect, collect_samples
+from simcodebench.aggregate.plots import failure_class_plot
+from simcodebench.aggregate.tables import write_tables
+from simcodebench.io import atomic_write_text
+
+
+def write_summary(runs_root: Path, out_dir: Path, final_paths: list[Path] | None = None) -> dict[str, Path]:
+    """Aggregate every score under ``runs_root`` (or only the samples of ``final_paths``) into ``out_dir``.
+
+    Writes ``scores.csv`` (one row per agent, suite, case, sample, attempt), ``<suite>.md`` per suite,
+    ``summary.md`` and ``failure_classes.png``, each atomically. Returns the paths keyed by file name.
+    """
+    out_dir = Path(out_dir)
+    frame = collect(Path(runs_root)) if final_paths is None else collect_samples(final_paths)
+    scores = out_dir / "scores.csv"
+    atomic_write_text(scores, frame.to_csv(index=False), mode=0o644)
+    plot = out_dir / "failure_classes.png"
+    failure_class_plot(frame, plot)
+    paths = [scores, *write_tables(frame, out_dir), plot]
+    return {path.name: path for path in paths}

@@ -1,0 +1,45 @@
+"""One LLM reply as every backend returns it and the reply cache stores it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+OK = "ok"
+NO_RESPONSE = "no_response"
+
+
+def zero_usage() -> dict[str, int]:
+    """Token counts for a reply whose usage is unknown."""
+    return {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+
+
+@dataclass
+class Reply:
+    """An LLM reply.
+
+    ``status`` is ``"ok"`` when the model returned text and ``"no_response"`` when it returned none (empty or
+    missing content). ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
+    time of the request that succeeded. ``raw`` is the response body as received; ``extra`` holds anything
+    else a backend wants to keep (never a secret).
+    """
+
+    status: str
+    text: str | None = None
+    model: str | None = None
+    usage: dict[str, int] = field(default_factory=zero_usage)
+    latency_s: float = 0.0
+    cost_usd: float | None = None
+    tries: int = 0
+    finish_reason: str | None = None
+    raw: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The reply as a JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reply:
+        """Rebuild a reply from :meth:`to_dict` output; unknown keys are ignored, missing ones defaulted."""
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})

@@ -1,0 +1,83 @@
+"""Calibration: time the oracle on the judging machine and derive the case's thresholds.
+
+``t_base`` is the median wall time of ``repeats`` oracle runs after ``warmup`` untimed ones, measured exactly
+as an agent's run is measured (same runtime, same limits; interpreter start, imports and any JIT are inside).
+``e_base`` is the oracle's error against the reference (the median over the timed runs).
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+from pathlib import Path
+from typing import Any
+
+from .cases import Case
+from .execution import execute_solution
+from .mutants import oracle_source
+from .provenance import provenance
+from .references import Reference
+from .scoring import evaluate_run
+
+
+class CalibrationError(Exception):
+    """The oracle failed its own case: the case or its reference is broken, not a model."""
+
+
+def accuracy_threshold(policy: dict[str, Any], e_base: float) -> float:
+    """``fixed``: the policy's value; ``calibrated``: ``max(alpha * e_base, minimum)``."""
+    if policy["policy"] == "fixed":
+        return float(policy["value"])
+    return max(float(policy["alpha"]) * e_base, float(policy.get("minimum", 0.0)))
+
+
+def time_threshold(policy: dict[str, Any] | None, t_base: float) -> float | None:
+    """``max(alpha * t_base, floor_s)``, or None when the suite has no time gate."""
+    if policy is None:
+        return None
+    return max(float(policy["alpha"]) * t_base, float(policy.get("floor_s", 0.0)))
+
+
+def calibrate_case(case: Case, reference: Reference, work_dir: Path, runtime: str) -> dict[str, Any]:
+    """Run the oracle ``warmup + repeats`` times and return the calibration record."""
+    settings = {"warmup": 1, "repeats": 5, **case.suite.data.get("calibration", {})}
+    if work_dir.exists():
+        shutil.rmtree(work_dir)
+    solution_dir = work_dir / "solution"
+    solution_dir.mkdir(parents=True)
+    (solution_dir / case.suite.entrypoint).write_text(oracle_source(case), encoding="utf-8")
+    walls, errors = [], []
+    for index in range(settings["warmup"] + settings["repeats"]):
+        run_dir = work_dir / f"run{index}"
+        result = execute_solution(case, solution_dir, run_dir, runtime)
+        if result.status != "ok":
+            stderr = (run_dir / "stderr.txt").read_text(errors="replace")[-2000:] if run_dir.exists() else ""
+            raise CalibrationError(
+                f"{case.key}: the oracle run {index} ended '{result.status}' ({result.message}); stderr tail:\n{stderr}"
+            )
+        evaluation = evaluate_run(case, run_dir, reference)
+        if evaluation.outcome != "ok" or evaluation.error is None:
+            raise CalibrationError(f"{case.key}: the oracle's outputs are unusable: {evaluation.message}")
+        if index >= settings["warmup"]:
+            walls.append(result.wall_s)
+            errors.append(evaluation.error)
+    policy = case.threshold_policy()
+    e_base, t_base = statistics.median(errors), statistics.median(walls)
+    tau_acc = accuracy_threshold(policy["accuracy"], e_base)
+    if e_base > tau_acc:
+        raise CalibrationError(f"{case.key}: the oracle's error {e_base:.3e} exceeds its threshold {tau_acc:.3e}")
+    shutil.rmtree(work_dir)
+    return {
+        "suite": case.suite.name,
+        "case": case.id,
+        "e_base": e_base,
+        "t_base": t_base,
+        "errors": errors,
+        "wall_times": walls,
+        "t_cv": statistics.pstdev(walls) / t_base if len(walls) > 1 and t_base > 0 else 0.0,
+        "settings": settings,
+        "policy": policy,
+        "thresholds": {"accuracy": tau_acc, "time": time_threshold(policy.get("time"), t_base)},
+        "timing_includes": "interpreter start, imports and the whole script, as for an agent's run",
+        "provenance": provenance(case.suite.environment, runtime),
+    }

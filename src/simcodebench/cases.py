@@ -1,0 +1,252 @@
+"""Suites and cases: loading, validation, and the split between what an agent sees and what it never sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from referencing import Registry, Resource
+
+from .errors import InputError
+from .io import read_yaml
+from .project import cases_root, schema_path
+
+DEFAULT_RESOURCES: dict[str, Any] = {"cpus": 1, "tasks": 1, "mem_mb": 2048, "wall_s": 600, "gpu": 0}
+
+
+@dataclass(frozen=True)
+class VisibleSpec:
+    """Everything an agent may see: rendered into prompts and copied into the sandbox."""
+
+    problem: str
+    contract: dict[str, Any]
+    inputs: tuple[str, ...] = ()
+    spec: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HiddenSpec:
+    """Everything an agent must never see: reference, oracle, scoring rules, thresholds, mutants."""
+
+    reference: dict[str, Any]
+    oracle: str
+    scoring: dict[str, Any]
+    thresholds: dict[str, Any] = field(default_factory=dict)
+    mutants: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A suite's protocol (``suite.yaml``)."""
+
+    name: str
+    folder: Path
+    data: dict[str, Any]
+
+    @property
+    def environment(self) -> str:
+        """Solver environment every case of the suite runs in."""
+        return self.data["environment"]
+
+    @property
+    def entrypoint(self) -> str:
+        """File the runtime executes."""
+        return self.data["entrypoint"]
+
+    @property
+    def mutants(self) -> list[dict[str, Any]]:
+        """Mutant declarations (name, expected failure class, operation)."""
+        return list(self.data.get("mutants", []))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case: its suite, its folder, and its visible and hidden parts kept apart."""
+
+    suite: Suite
+    id: str
+    folder: Path
+    title: str
+    visible: VisibleSpec
+    hidden: HiddenSpec
+    resources: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        """``suite/case``, as used on the command line."""
+        return f"{self.suite.name}/{self.id}"
+
+    def threshold_policy(self) -> dict[str, Any]:
+        """The suite's threshold policy with this case's overrides applied."""
+        policy = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.suite.data["thresholds"].items()}
+        for gate, override in self.hidden.thresholds.items():
+            if override is None:
+                policy[gate] = None
+            else:
+                policy[gate] = {**(policy.get(gate) or {}), **override}
+        return policy
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    case_schema = read_yaml(schema_path("case"))
+    registry = Registry().with_resource("case.schema.yaml", Resource.from_contents(case_schema))
+    schema = case_schema if name == "case" else read_yaml(schema_path(name))
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def validate_document(data: Any, schema: str, path: Path) -> None:
+    """Validate ``data`` against a schema; raise one :class:`InputError` for the first problem found."""
+    errors = sorted(_validator(schema).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return
+    error = errors[0]
+    where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        where = f"{where}.{missing}" if where != "(top level)" else missing
+        raise InputError(path, where, "is missing", f"add '{missing}' (see workflow/schemas/{schema}.schema.yaml)")
+    if error.validator == "additionalProperties":
+        raise InputError(path, where, error.message, f"remove or rename it (see workflow/schemas/{schema}.schema.yaml)")
+    described = error.schema.get("description") if isinstance(error.schema, dict) else None
+    fix = f"expected {described}" if described else f"see workflow/schemas/{schema}.schema.yaml"
+    raise InputError(path, where, error.message, fix)
+
+
+def _load_yaml_document(path: Path) -> Any:
+    try:
+        return read_yaml(path)
+    except Exception as exc:  # yaml.YAMLError and OSError both deserve one line
+        raise InputError(
+            path, "(file)", f"cannot be read as YAML ({str(exc).splitlines()[0]})", "fix the YAML syntax"
+        ) from exc
+
+
+@cache
+def load_suite(folder: Path) -> Suite:
+    """Load and validate ``<folder>/suite.yaml``."""
+    path = folder / "suite.yaml"
+    if not path.is_file():
+        raise InputError(path, "(file)", "does not exist", "add a suite.yaml to the suite folder")
+    data = _load_yaml_document(path)
+    validate_document(data, "suite", path)
+    if data["name"] != folder.name:
+        raise InputError(
+            path, "name", f"is '{data['name']}' but the folder is '{folder.name}'", f"set name: {folder.name}"
+        )
+    for key in ("system", "user"):
+        template = data["prompt"].get(key)
+        if template and not (folder / template).is_file():
+            raise InputError(
+                path,
+                f"prompt.{key}",
+                f"names '{template}', which does not exist",
+                "point it at a template file in the suite folder",
+            )
+    return Suite(name=data["name"], folder=folder, data=data)
+
+
+def case_file(folder: Path) -> Path:
+    """The YAML file that defines the case in ``folder``."""
+    return folder / "case.yaml"
+
+
+def load_case(suite: Suite, folder: Path) -> Case:
+    """Load and validate one case folder of ``suite``."""
+    path = case_file(folder)
+    data = _load_yaml_document(path)
+    validate_document(data, "case", path)
+    if data["id"] != folder.name:
+        raise InputError(path, "id", f"is '{data['id']}' but the folder is '{folder.name}'", f"set id: {folder.name}")
+    visible, hidden = data["visible"], data["hidden"]
+    for i, name in enumerate(visible.get("inputs", [])):
+        if not (folder / name).is_file():
+            raise InputError(
+                path,
+                f"visible.inputs.{i}",
+                f"names '{name}', which does not exist",
+                "add the file to the case folder or remove the entry",
+            )
+    if not (folder / hidden["oracle"]).is_file():
+        raise InputError(
+            path,
+            "hidden.oracle",
+            f"names '{hidden['oracle']}', which does not exist",
+            "add the reference solution file to the case folder",
+        )
+    known = {m["name"] for m in suite.mutants}
+    for name in hidden.get("mutants", {}):
+        if name not in known:
+            raise InputError(
+                path, f"hidden.mutants.{name}", "is not a mutant of the suite", f"use one of {sorted(known)}"
+            )
+    resources = {
+        **DEFAULT_RESOURCES,
+        **suite.data.get("defaults", {}).get("resources", {}),
+        **visible.get("resources", {}),
+    }
+    return Case(
+        suite=suite,
+        id=data["id"],
+        folder=folder,
+        title=data.get("title", data["id"]),
+        visible=VisibleSpec(
+            problem=visible["problem"],
+            contract=visible["contract"],
+            inputs=tuple(visible.get("inputs", [])),
+            spec=dict(visible.get("spec", {})),
+        ),
+        hidden=HiddenSpec(
+            reference=hidden["reference"],
+            oracle=hidden["oracle"],
+            scoring=hidden["scoring"],
+            thresholds=hidden.get("thresholds", {}),
+            mutants=hidden.get("mutants", {}),
+        ),
+        resources=resources,
+    )
+
+
+def suite_folders(root: Path | None = None) -> list[Path]:
+    """Every suite folder (one holding ``suite.yaml``) under ``root``."""
+    root = root or cases_root()
+    return sorted(p.parent for p in root.glob("*/suite.yaml"))
+
+
+@cache
+def load_suite_cases(folder: Path) -> tuple[Case, ...]:
+    """Every case of the suite in ``folder``, sorted by id."""
+    suite = load_suite(folder)
+    return tuple(load_case(suite, p.parent) for p in sorted(folder.glob("*/case.yaml")))
+
+
+def get_case(suite_name: str, case_id: str, root: Path | None = None) -> Case:
+    """Look a case up by suite name and id."""
+    folder = (root or cases_root()) / suite_name
+    for case in load_suite_cases(folder):
+        if case.id == case_id:
+            return case
+    raise InputError(
+        folder,
+        "case",
+        f"'{case_id}' is not a case of suite '{suite_name}'",
+        "run 'simcodebench cases list' to see the case ids",
+    )
+
+
+def validate_path(path: Path) -> list[Case]:
+    """Validate a case folder, a suite folder, or a whole cases tree; return the cases found."""
+    path = path.resolve()
+    if (path / "case.yaml").is_file():
+        return [load_case(load_suite(path.parent), path)]
+    if path.name == "case.yaml":
+        return [load_case(load_suite(path.parent.parent), path.parent)]
+    if (path / "suite.yaml").is_file():
+        return list(load_suite_cases(path))
+    folders = suite_folders(path)
+    if not folders:
+        raise InputError(path, "(path)", "holds no suite.yaml or case.yaml", "point at a case, a suite or cases/")
+    return [case for folder in folders for case in load_suite_cases(folder)]

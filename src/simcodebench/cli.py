@@ -1,0 +1,115 @@
+"""The ``simcodebench`` command line: cases, environments and prompts (the pipeline itself is Snakemake)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .cases import validate_path
+from .envs import ENVIRONMENTS, setup_environment
+from .errors import InfrastructureError, InputError
+from .project import cases_root
+from .prompts import messages_to_markdown, render_messages
+
+
+def _cases_validate(args: argparse.Namespace) -> int:
+    cases = validate_path(Path(args.path) if args.path else cases_root())
+    print(f"ok: {len(cases)} case(s) valid")
+    return 0
+
+
+def _cases_list(args: argparse.Namespace) -> int:
+    for case in validate_path(cases_root() / args.suite if args.suite else cases_root()):
+        print(f"{case.key}\t{case.suite.environment}\t{case.title}")
+    return 0
+
+
+def _env_setup(args: argparse.Namespace) -> int:
+    env = setup_environment(args.name, force=args.force)
+    print(f"environment '{args.name}' ready at {env.prefix}")
+    return 0
+
+
+def _prompt(args: argparse.Namespace) -> int:
+    suite, _, case_id = args.case.partition("/")
+    matches = [c for c in validate_path(cases_root() / suite) if c.id == case_id]
+    if not matches:
+        raise InputError(cases_root() / suite, "case", f"'{case_id}' does not exist", "run 'simcodebench cases list'")
+    print(messages_to_markdown(render_messages(matches[0])), end="")
+    return 0
+
+
+def _targets(args: argparse.Namespace) -> int:
+    from .io import read_yaml
+    from .plan import Plan
+
+    config = read_yaml(Path(args.configfile))
+    plan = Plan.from_config(config, args.configfile)
+    if args.case:
+        suite, _, case_id = args.case.partition("/")
+        if (suite, case_id) not in plan.cases:
+            raise InputError(
+                args.configfile,
+                "cases",
+                f"'{args.case}' is not selected by this config",
+                "name a suite/case that 'simcodebench cases list' shows and the config runs",
+            )
+    if args.agent and args.agent not in plan.agents:
+        raise InputError(
+            args.configfile,
+            "agents",
+            f"'{args.agent}' is not an agent of this config",
+            f"use one of {sorted(plan.agents)}",
+        )
+    prefix = f"{plan.results}/runs/{args.agent or ''}"
+    wanted = [t for t in plan.final_targets() if t.startswith(prefix) and (not args.case or f"/{args.case}/" in t)]
+    print(" ".join(wanted))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="simcodebench", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    cases = commands.add_parser("cases", help="validate and list cases").add_subparsers(dest="action", required=True)
+    validate = cases.add_parser("validate", help="validate a case, a suite or the whole cases/ tree")
+    validate.add_argument("path", nargs="?", help="case folder, suite folder or cases/ (default: cases/)")
+    validate.set_defaults(func=_cases_validate)
+    listing = cases.add_parser("list", help="list cases as suite/case, environment, title")
+    listing.add_argument("--suite", help="only this suite")
+    listing.set_defaults(func=_cases_list)
+
+    env = commands.add_parser("env", help="solver environments").add_subparsers(dest="action", required=True)
+    setup = env.add_parser("setup", help="provision a solver environment on this machine")
+    setup.add_argument("name", choices=sorted(ENVIRONMENTS))
+    setup.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    setup.set_defaults(func=_env_setup)
+
+    prompt = commands.add_parser("prompt", help="print the first-attempt prompt of SUITE/CASE")
+    prompt.add_argument("case", help="suite/case, e.g. re4/sod")
+    prompt.set_defaults(func=_prompt)
+    targets = commands.add_parser("targets", help="print the final.json targets of one case and/or agent")
+    targets.add_argument("--configfile", default="config/config.yaml")
+    targets.add_argument("--case", help="suite/case")
+    targets.add_argument("--agent", help="agent name")
+    targets.set_defaults(func=_targets)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; bad input is reported in one line and exit status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except InfrastructureError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

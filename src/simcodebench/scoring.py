@@ -1,0 +1,107 @@
+"""Staged gates: the first gate a sample misses names its failure class."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .cases import Case
+from .evaluation import Evaluation
+from .references import Reference
+from .suites import get_scorer
+
+FAILURE_CLASSES = (
+    "Pass",
+    "F-NoResponse",
+    "F-Extract",
+    "F-Timeout",
+    "F-Exec",
+    "F-Missing",
+    "F-Format",
+    "F-NaN",
+    "F-Acc",
+    "F-Time",
+    "F-Infra",
+)
+MODEL_FAILURES = tuple(c for c in FAILURE_CLASSES if c not in ("Pass", "F-Infra"))
+OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN"}
+RUN_CLASS = {"timeout": "F-Timeout", "error": "F-Exec", "killed": "F-Exec", "infra": "F-Infra"}
+
+
+class GateRecorder:
+    """Collects gate verdicts in order and remembers the first one missed."""
+
+    def __init__(self) -> None:
+        self.gates: list[dict[str, Any]] = []
+        self.failure: str | None = None
+        self.message = ""
+
+    def check(self, name: str, passed: bool, failure_class: str, detail: str = "") -> bool:
+        """Record gate ``name``; on a miss, set the failure class (first miss wins)."""
+        self.gates.append({"name": name, "passed": passed, "detail": detail})
+        if not passed and self.failure is None:
+            self.failure, self.message = failure_class, detail
+        return passed
+
+
+def evaluate_run(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Ask the suite's scorer what the run's outputs are worth."""
+    return get_scorer(case.suite.data["scorer"]).evaluate(case, run_dir, reference)
+
+
+def score_attempt(
+    case: Case,
+    response: dict[str, Any],
+    manifest: dict[str, Any],
+    run: dict[str, Any],
+    run_dir: Path,
+    reference: Reference,
+    calibration: dict[str, Any],
+) -> dict[str, Any]:
+    """Apply the gates in order (response, extraction, run, outputs, accuracy, time) to one attempt."""
+    thresholds = calibration["thresholds"]
+    tau_acc, tau_time = thresholds["accuracy"], thresholds.get("time")
+    gates = GateRecorder()
+    evaluation: Evaluation | None = None
+    if gates.check(
+        "response",
+        response["status"] == "ok",
+        "F-NoResponse",
+        response.get("reason", "") if response["status"] != "ok" else "",
+    ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", "")):
+        status = run["status"]
+        if gates.check("run", status == "ok", RUN_CLASS.get(status, "F-Exec"), run.get("message", "")):
+            evaluation = evaluate_run(case, run_dir, reference)
+            if gates.check(
+                "outputs",
+                evaluation.outcome == "ok",
+                OUTCOME_CLASS.get(evaluation.outcome, "F-Format"),
+                evaluation.message,
+            ):
+                assert evaluation.error is not None
+                gates.check(
+                    "accuracy",
+                    evaluation.error <= tau_acc,
+                    "F-Acc",
+                    f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
+                )
+                if tau_time is not None:
+                    gates.check(
+                        "time",
+                        run["wall_s"] <= tau_time,
+                        "F-Time",
+                        f"wall time {run['wall_s']:.2f} s vs threshold {tau_time:.2f} s",
+                    )
+    failure = gates.failure or "Pass"
+    return {
+        "status": "scored",
+        "failure_class": failure,
+        "passed": failure == "Pass",
+        "gates": gates.gates,
+        "message": gates.message,
+        "error": evaluation.error if evaluation else None,
+        "metrics": evaluation.metrics if evaluation else {},
+        "tau_acc": tau_acc,
+        "tau_time": tau_time,
+        "wall_s": run.get("wall_s"),
+    }

@@ -1,0 +1,234 @@
+"""One function per pipeline step; each Snakemake rule calls exactly one of these with its paths."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from .agents import Agent
+from .attempts import retry_messages, select_attempt, should_skip
+from .calibration import calibrate_case
+from .cases import Case
+from .execution import execute_solution, write_run_record
+from .extract import ExtractionError, extract_code
+from .generation import generate
+from .io import atomic_write_text, read_json, sha256_file, write_json
+from .prompts import messages_to_markdown, render_messages
+from .provenance import provenance
+from .references import load_reference, save_reference
+from .runtime import resolve_runtime
+from .scoring import score_attempt
+from .suites import get_scorer
+
+log = logging.getLogger("simcodebench")
+
+STDERR_EXCERPT = 1500
+
+
+def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
+    """Generate the case's (hidden) reference."""
+    log.info("reference %s: generating with %s", case.key, case.hidden.reference["generator"])
+    reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+    reference.meta.setdefault("provenance", provenance())
+    save_reference(reference, out_json, out_h5)
+
+
+def make_calibration(case: Case, ref_json: Path, ref_h5: Path, out: Path, runtime: str) -> None:
+    """Time the oracle and write the case's thresholds."""
+    concrete = resolve_runtime(runtime)
+    log.info("calibration %s: oracle runs on runtime %s", case.key, concrete)
+    record = calibrate_case(case, load_reference(ref_json, ref_h5), out.with_suffix(".work"), concrete)
+    write_json(out, record)
+
+
+def make_prompt(
+    case: Case,
+    attempt: int,
+    out_md: Path,
+    out_messages: Path,
+    previous_messages: Path | None = None,
+    previous_response: Path | None = None,
+    previous_score: Path | None = None,
+) -> None:
+    """Write the attempt's ``messages.json`` and ``prompt.md`` (or a skip marker after a pass)."""
+    if attempt == 0:
+        messages = render_messages(case)
+    else:
+        assert previous_messages and previous_response and previous_score
+        score = read_json(previous_score)
+        reason = should_skip(score)
+        if reason is not None:
+            write_json(out_messages, {"skipped": True, "reason": reason})
+            atomic_write_text(out_md, f"(skipped: {reason})\n")
+            return
+        earlier = read_json(previous_messages)["messages"]
+        messages = retry_messages(earlier, read_json(previous_response).get("text"), score)
+    write_json(out_messages, {"skipped": False, "messages": messages})
+    atomic_write_text(out_md, messages_to_markdown(messages))
+
+
+def make_response(
+    agent: Agent,
+    case: Case,
+    sample: int,
+    attempt: int,
+    messages_path: Path,
+    out: Path,
+    cache_root: Path,
+    calibration: Path | None = None,
+    force: bool = False,
+) -> None:
+    """Ask the agent's backend for the reply (through the cache) and write ``response.json``."""
+    data = read_json(messages_path)
+    if data["skipped"]:
+        write_json(out, {"status": "skipped", "reason": data["reason"], "text": None})
+        return
+    tau_time = read_json(calibration)["thresholds"]["time"] if calibration else None
+    record = generate(agent, case, sample, attempt, data["messages"], cache_root, tau_time, force)
+    record["provenance"] = provenance()
+    write_json(out, record)
+
+
+def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
+    """Extract the artifact from the reply into ``solution/`` and describe it in ``manifest.json``."""
+    response = read_json(response_path)
+    solution_dir = out_manifest.parent
+    solution_dir.mkdir(parents=True, exist_ok=True)
+    for stale in solution_dir.iterdir():
+        stale.unlink()
+    manifest: dict[str, Any] = {"status": "ok", "files": []}
+    if response["status"] != "ok":
+        manifest = {"status": response["status"], "reason": response.get("reason", "no reply"), "files": []}
+    else:
+        extraction = case.suite.data["extraction"]
+        try:
+            code = extract_code(response["text"], extraction["language"])
+        except ExtractionError as exc:
+            manifest = {"status": "extract_failed", "reason": str(exc), "files": []}
+        else:
+            target = solution_dir / extraction["filename"]
+            target.write_text(code, encoding="utf-8")
+            manifest["files"] = [{"name": target.name, "sha256": sha256_file(target)}]
+    write_json(out_manifest, manifest)
+
+
+def make_run(case: Case, manifest_path: Path, out_run: Path, runtime: str) -> None:
+    """Execute the artifact (when there is one) and write ``run/run.json``."""
+    manifest = read_json(manifest_path)
+    concrete = resolve_runtime(runtime)
+    if manifest["status"] != "ok":
+        write_run_record(out_run, None, case, concrete, f"no artifact ({manifest['status']})")
+        return
+    result = execute_solution(case, manifest_path.parent, out_run.parent, concrete)
+    write_run_record(out_run, result, case, concrete)
+
+
+def _visible_detail(score: dict[str, Any], run: dict[str, Any], run_dir: Path) -> str:
+    """What a retry may show the agent about its failure: its own numbers and messages, never a threshold."""
+    failure = score["failure_class"]
+    if failure == "F-Acc":
+        return f"the error of your solution against the reference is {score['error']:.3e}, which is too large"
+    if failure == "F-Time":
+        return f"your solution took {score['wall_s']:.2f} s, which is too slow"
+    if failure in ("F-Exec", "F-Timeout"):
+        stderr = run_dir / "stderr.txt"
+        tail = stderr.read_text(errors="replace")[-STDERR_EXCERPT:] if stderr.is_file() else ""
+        return f"{run.get('message', '')}\nstderr (last {STDERR_EXCERPT} characters):\n{tail}"
+    return score["message"]
+
+
+def make_score(
+    agent: Agent,
+    case: Case,
+    sample: int,
+    attempt: int,
+    response_path: Path,
+    manifest_path: Path,
+    run_path: Path,
+    ref_json: Path,
+    ref_h5: Path,
+    calibration_path: Path,
+    out: Path,
+) -> None:
+    """Score one attempt against the reference and the calibrated thresholds; write ``score.json``."""
+    response, manifest, run = read_json(response_path), read_json(manifest_path), read_json(run_path)
+    ident = {
+        "agent": agent.name,
+        "suite": case.suite.name,
+        "case": case.id,
+        "sample": sample,
+        "attempt": attempt,
+        "mutant": response.get("mutant"),
+        "declared_class": response.get("declared_class"),
+    }
+    generation = {
+        "backend": response.get("backend"),
+        "model": response.get("model"),
+        "prompt_tokens": response.get("usage", {}).get("prompt_tokens", 0),
+        "completion_tokens": response.get("usage", {}).get("completion_tokens", 0),
+        "cost_usd": response.get("cost_usd"),
+        "latency_s": response.get("latency_s"),
+        "cache_hit": response.get("cache_hit"),
+    }
+    if response["status"] == "skipped":
+        write_json(
+            out,
+            {
+                **ident,
+                "status": "skipped",
+                "failure_class": None,
+                "passed": False,
+                "message": response["reason"],
+                "gates": [],
+                "generation": generation,
+            },
+        )
+        return
+    score = score_attempt(
+        case,
+        response,
+        manifest,
+        run,
+        run_path.parent,
+        load_reference(ref_json, ref_h5),
+        read_json(calibration_path),
+    )
+    score["visible_detail"] = _visible_detail(score, run, run_path.parent) if not score["passed"] else ""
+    run_summary = {k: run.get(k) for k in ("status", "rc", "wall_s", "peak_rss_mb", "runtime", "message")}
+    write_json(
+        out,
+        {
+            **ident,
+            **score,
+            "run": run_summary,
+            "generation": generation,
+            "hashes": {**response.get("hashes", {}), "artifact": [f["sha256"] for f in manifest["files"]]},
+            "provenance": provenance(case.suite.environment, run.get("runtime")),
+        },
+    )
+
+
+def make_final(score_paths: list[Path], out: Path) -> None:
+    """Pick the attempt that stands for the sample and write ``final.json``."""
+    scores = [read_json(p) for p in score_paths]
+    chosen = select_attempt(scores)
+    write_json(
+        out,
+        {k: chosen[k] for k in ("agent", "suite", "case", "sample", "mutant", "declared_class")}
+        | {
+            "attempts": len(scores),
+            "asked": sum(s["status"] != "skipped" for s in scores),
+            "selected_attempt": chosen["attempt"],
+            "passed": chosen["passed"],
+            "failure_class": chosen["failure_class"],
+            "error": chosen.get("error"),
+        },
+    )
+
+
+def make_summary(final_paths: list[Path], out_dir: Path) -> None:
+    """Aggregate the planned samples into ``scores.csv``, the markdown tables and the plots."""
+    from .aggregate.summary import write_summary
+
+    write_summary(out_dir.parent / "runs", out_dir, final_paths)

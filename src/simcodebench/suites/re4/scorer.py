@@ -1,0 +1,188 @@
+"""Scorer of the Re^4 suite: references, evaluation of a run's outputs, and comparison plots.
+
+Reference generators (``hidden.reference.generator``): ``hilbert`` (x* = 1), ``sod_exact`` (exact Riemann
+solution), ``burgers_cole_hopf`` (Cole-Hopf integral) and ``keyhole_group`` (the keyhole number's exponents).
+Scoring kinds (``hidden.scoring.kind``): ``hilbert`` (largest L-infinity error over n), ``field1d`` (relative
+L2 error of the primary field at the sample's points) and ``keyhole`` (sine of the angle to Ke's exponents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from simcodebench.cases import Case
+from simcodebench.contract import ContractViolation, load_outputs
+from simcodebench.evaluation import Evaluation
+from simcodebench.references import Reference
+
+from . import keyhole, metrics
+from .burgers import burgers_cole_hopf
+from .sod import sod_exact
+
+Fields = dict[str, np.ndarray]
+
+
+def _hilbert_reference(case: Case) -> Reference:
+    sizes = [int(n) for n in case.hidden.reference["params"]["sizes"]]
+    return Reference(
+        scalars={"sizes": sizes},
+        fields={f"x_{n}": np.ones(n) for n in sizes},
+        meta={"method": "exact: H_n x = H_n 1 has the solution x* = 1", "params": {"sizes": sizes}},
+    )
+
+
+def _domain_grid(case: Case, points: int) -> np.ndarray:
+    lo, hi = case.hidden.scoring["domain"]
+    return np.linspace(float(lo), float(hi), int(points))
+
+
+def _sod_reference(case: Case) -> Reference:
+    params = case.hidden.reference["params"]
+    x = _domain_grid(case, params["points"])
+    rho, u, p = sod_exact(x, float(params["t"]), gamma=float(params["gamma"]), x0=float(params["x0"]))
+    return Reference(
+        fields={"x": x, "rho": rho, "u": u, "p": p},
+        meta={"method": "exact Riemann solver (Toro ch. 4), Newton iteration for p*", "params": dict(params)},
+    )
+
+
+def _burgers_reference(case: Case) -> Reference:
+    params = case.hidden.reference["params"]
+    x = _domain_grid(case, params["points"])
+    nu = float(params["nu_times_pi"]) / np.pi
+    return Reference(
+        fields={"x": x, "u": burgers_cole_hopf(x, float(params["t"]), nu)},
+        meta={
+            "method": "Cole-Hopf integral, Gauss-Hermite quadrature (300 nodes)",
+            "params": {**params, "nu": nu},
+        },
+    )
+
+
+def _keyhole_reference(case: Case) -> Reference:
+    exponents = keyhole.KE_EXPONENTS / keyhole.KE_EXPONENTS[keyhole.QUANTITIES.index("V_s")]
+    return Reference(
+        scalars={"exponents": dict(zip(keyhole.QUANTITIES, exponents.tolist(), strict=True))},
+        meta={"method": "Ke = eta P / ((T_l - T_0) rho C_p sqrt(alpha V_s r_0^3)), normalised by V_s"},
+    )
+
+
+GENERATORS: dict[str, Callable[[Case], Reference]] = {
+    "hilbert": _hilbert_reference,
+    "sod_exact": _sod_reference,
+    "burgers_cole_hopf": _burgers_reference,
+    "keyhole_group": _keyhole_reference,
+}
+
+
+def generate_reference(case: Case) -> Reference:
+    """The case's reference, made by the generator that ``case.hidden.reference`` names."""
+    name = case.hidden.reference["generator"]
+    try:
+        return GENERATORS[name](case)
+    except KeyError:
+        known = sorted(GENERATORS)
+        raise KeyError(f"{case.key}: no re4 reference generator '{name}'; known: {known}") from None
+
+
+def _merged(outputs: dict[str, Fields]) -> Fields:
+    return {name: array for arrays in outputs.values() for name, array in arrays.items()}
+
+
+def _evaluate_hilbert(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+    errors = {
+        f"linf_n{n}": metrics.linf(fields[f"x_{n}"], reference.fields[f"x_{n}"]) for n in case.hidden.scoring["sizes"]
+    }
+    return Evaluation(outcome="ok", error=max(errors.values()), metrics=errors)
+
+
+def _scored_fields(case: Case) -> list[str]:
+    scoring = case.hidden.scoring
+    return [scoring["primary"], *scoring.get("diagnostics", [])]
+
+
+def _evaluate_field1d(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+    x_ref = reference.fields["x"]
+    try:
+        errors = {
+            f"rel_l2_{name}": metrics.relative_l2_at_sample(fields["x"], fields[name], x_ref, reference.fields[name])
+            for name in _scored_fields(case)
+        }
+    except ValueError as exc:
+        return Evaluation(outcome="format", message=f"x: {exc}")
+    return Evaluation(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
+
+
+def _evaluate_keyhole(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+    vector = np.array([float(fields[name]) for name in keyhole.QUANTITIES])
+    expected = np.array([reference.scalars["exponents"][name] for name in keyhole.QUANTITIES])
+    v_s = vector[keyhole.QUANTITIES.index("V_s")]
+    # Normalised by V_s where its exponent is not (relatively) zero, as given otherwise.
+    shown = vector / v_s if abs(v_s) > 1e-9 * np.abs(vector).max() else vector
+    found = {f"exponent_{name}": float(value) for name, value in zip(keyhole.QUANTITIES, shown, strict=True)}
+    return Evaluation(outcome="ok", error=keyhole.parallelism_error(vector, expected), metrics=found)
+
+
+EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Evaluation]] = {
+    "hilbert": _evaluate_hilbert,
+    "field1d": _evaluate_field1d,
+    "keyhole": _evaluate_keyhole,
+}
+
+
+def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Read the run's outputs under ``run_dir`` and measure their error against ``reference``."""
+    kind = case.hidden.scoring["kind"]
+    if kind not in EVALUATORS:
+        raise KeyError(f"{case.key}: no re4 scoring kind '{kind}'; known: {sorted(EVALUATORS)}")
+    try:
+        outputs = load_outputs(case.visible.contract, Path(run_dir))
+    except ContractViolation as violation:
+        return violation.as_evaluation()
+    return EVALUATORS[kind](case, _merged(outputs), reference)
+
+
+def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+    """For ``field1d`` cases, draw sample, reference and difference side by side (a row per field) to ``png``.
+
+    Returns False, drawing nothing, for other kinds or when the outputs cannot be put on the reference grid.
+    """
+    if case.hidden.scoring["kind"] != "field1d":
+        return False
+    try:
+        fields = _merged(load_outputs(case.visible.contract, Path(run_dir)))
+        x_ref = reference.fields["x"]
+        for name in _scored_fields(case):
+            metrics.check_grid(fields["x"], fields[name], float(x_ref.min()), float(x_ref.max()))
+    except (ContractViolation, ValueError):
+        return False
+    sampled = {
+        name: fields[name] - np.interp(fields["x"], x_ref, reference.fields[name]) for name in _scored_fields(case)
+    }
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(len(sampled), 3, figsize=(13, 3.2 * len(sampled)), squeeze=False)
+    for row, (name, difference) in zip(axes, sampled.items(), strict=True):
+        row[0].plot(fields["x"], fields[name], color="C0")
+        row[0].set_title(f"sample {name}")
+        row[1].plot(x_ref, reference.fields[name], color="k", label="reference")
+        row[1].plot(fields["x"], fields[name], color="C0", linestyle="--", label="sample")
+        row[1].set_title(f"{name}: sample over reference")
+        row[1].legend(loc="best", fontsize="small")
+        row[2].plot(fields["x"], difference, color="C3")
+        row[2].set_title(f"{name}: sample - reference")
+        for axis in row:
+            axis.set_xlabel("x")
+            axis.grid(alpha=0.3)
+    figure.suptitle(f"{case.key}: {case.title}")
+    figure.tight_layout()
+    Path(png).parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(png, dpi=100)
+    plt.close(figure)
+    return True

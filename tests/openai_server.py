@@ -1,0 +1,217 @@
+"""A scripted OpenAI chat-completions server on 127.0.0.1, for tests over real HTTP.
+
+Each ``POST /v1/chat/completions`` consumes the next behaviour of :attr:`OpenAIServer.script` (see
+:func:`ok`, :func:`status`, :func:`malformed`, :func:`delay`); once the script is empty the server answers
+with its default behaviour, or with ``responder(request_json)`` as the reply text, or with an echo of the
+model name and a hash of the last user message. Every request is recorded, the key's value excepted.
+
+Use it as a context manager, or through the ``openai_server`` fixture::
+
+    from openai_server import openai_server_fixture  # noqa: F401
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+CHAT_PATH = "/v1/chat/completions"
+
+
+@dataclass
+class Behaviour:
+    """How to answer one request: ``kind`` is ok, status, malformed or delay."""
+
+    kind: str
+    text: str | None = None
+    model: str | None = None
+    usage: dict[str, int] | None = None
+    finish_reason: str = "stop"
+    code: int = 200
+    body: Any = None
+    seconds: float = 0.0
+
+
+def ok(
+    text: str | None = None,
+    model: str | None = None,
+    usage: dict[str, int] | None = None,
+    finish_reason: str = "stop",
+) -> Behaviour:
+    """A chat completion; text defaults to the server's default reply, model to the requested one."""
+    return Behaviour("ok", text=text, model=model, usage=usage, finish_reason=finish_reason)
+
+
+def status(code: int, body: Any = None) -> Behaviour:
+    """An HTTP error ``code`` with a JSON ``body`` (default: an OpenAI-style error object)."""
+    return Behaviour("status", code=code, body=body)
+
+
+def malformed(body: Any = "this is not json {") -> Behaviour:
+    """A 200 whose body is not a chat completion: a string is sent raw, anything else as JSON."""
+    return Behaviour("malformed", body=body)
+
+
+def delay(seconds: float, text: str | None = None) -> Behaviour:
+    """Wait ``seconds``, then answer like :func:`ok`."""
+    return Behaviour("delay", text=text, seconds=seconds)
+
+
+@dataclass
+class RecordedRequest:
+    """One request as the server saw it; ``headers`` leave out the Authorization value."""
+
+    path: str
+    headers: dict[str, str]
+    has_authorization: bool
+    json: Any
+
+
+def default_text(request: dict[str, Any]) -> str:
+    """``echo <model> <sha256 of the last user message, 12 hex digits>``."""
+    users = [m.get("content") or "" for m in request.get("messages", []) if m.get("role") == "user"]
+    digest = hashlib.sha256((users[-1] if users else "").encode()).hexdigest()[:12]
+    return f"echo {request.get('model')} {digest}"
+
+
+@dataclass
+class OpenAIServer:
+    """The scripted server; :meth:`start` it, point a client at :attr:`url`, and :meth:`stop` it."""
+
+    default: Behaviour = field(default_factory=ok)
+    responder: Callable[[dict[str, Any]], str] | None = None
+    script: list[Behaviour] = field(default_factory=list)
+    requests: list[RecordedRequest] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL to give a client, ending in ``/v1``."""
+        assert self._httpd is not None, "server not started"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    @property
+    def count(self) -> int:
+        """How many requests arrived."""
+        with self._lock:
+            return len(self.requests)
+
+    def queue(self, *behaviours: Behaviour) -> None:
+        """Append behaviours to the script."""
+        with self._lock:
+            self.script.extend(behaviours)
+
+    def start(self) -> OpenAIServer:
+        """Listen on a free port of 127.0.0.1 in a daemon thread."""
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> OpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes]:
+        """Record one request and return the status and body to send."""
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            request = None
+        kept = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+        with self._lock:
+            self.requests.append(RecordedRequest(path, kept, len(kept) < len(headers), request))
+            if path != CHAT_PATH or not isinstance(request, dict):
+                return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
+            behaviour = self.script.pop(0) if self.script else self.default
+        if behaviour.kind == "status":
+            body = behaviour.body or {
+                "error": {"message": f"scripted error {behaviour.code}", "type": "server_error", "code": None}
+            }
+            return behaviour.code, _dumps(body)
+        if behaviour.kind == "malformed":
+            body = behaviour.body
+            return 200, body.encode() if isinstance(body, str) else _dumps(body)
+        time.sleep(behaviour.seconds)
+        return 200, _dumps(self._completion(behaviour, request))
+
+    def _completion(self, behaviour: Behaviour, request: dict[str, Any]) -> dict[str, Any]:
+        """A chat-completion body for ``request``."""
+        if behaviour.text is not None:
+            text = behaviour.text
+        elif self.responder is not None:
+            text = self.responder(request)
+        else:
+            text = default_text(request)
+        prompt = sum(len(str(m.get("content") or "").split()) for m in request.get("messages", []))
+        usage = behaviour.usage or {
+            "prompt_tokens": prompt,
+            "completion_tokens": len(text.split()),
+            "total_tokens": prompt + len(text.split()),
+        }
+        return {
+            "id": f"chatcmpl-test-{self.count}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": behaviour.model or request.get("model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": behaviour.finish_reason,
+                }
+            ],
+            "usage": usage,
+        }
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
+    """A request handler class bound to ``server``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            code, body = server.answer(self.path, dict(self.headers.items()), raw)
+            try:
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client timed out and left
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture(name="openai_server")
+def openai_server_fixture() -> Iterator[OpenAIServer]:
+    """A started :class:`OpenAIServer`, stopped after the test."""
+    with OpenAIServer() as server:
+        yield server

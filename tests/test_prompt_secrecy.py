@@ -1,0 +1,81 @@
+"""No hidden value (reference, oracle, scoring, thresholds, mutants) appears in any prompt."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from simcodebench.cases import validate_path
+from simcodebench.prompts import render_messages
+from simcodebench.suites import get_scorer
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for key, item in value.items() for leaf in (key, *_leaves(item))]
+    if isinstance(value, list | tuple):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _spellings(value: Any) -> set[str]:
+    """Ways a hidden value could appear in text; short or trivial ones are too common to be a leak."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, int | float):
+        if float(value).is_integer() and abs(value) < 100:
+            return set()  # small integers are everywhere in prose (n = 5, 10, ...)
+        return {repr(value), f"{value:g}", f"{value:.3e}", f"{value:.6g}"}
+    text = str(value)
+    return {text} if len(text) >= 6 else set()
+
+
+def _visible_text(case) -> str:
+    return json.dumps(
+        {
+            "problem": case.visible.problem,
+            "contract": case.visible.contract,
+            "spec": case.visible.spec,
+            "inputs": case.visible.inputs,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "case", validate_path(__import__("simcodebench.project").project.cases_root()), ids=lambda c: c.key
+)
+def test_no_hidden_value_in_any_prompt(case):
+    prompt = "\n".join(m["content"] for m in render_messages(case))
+    visible = _visible_text(case)
+    reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+    hidden = [
+        case.hidden.reference,
+        case.hidden.oracle,
+        case.hidden.scoring,
+        case.hidden.thresholds,
+        case.hidden.mutants,
+        case.threshold_policy(),
+        case.suite.mutants,
+        reference.scalars,
+    ]
+    oracle_lines = [
+        line.strip() for line in (case.folder / case.hidden.oracle).read_text().splitlines() if len(line.strip()) > 30
+    ]
+    candidates = {s for leaf in _leaves(hidden) for s in _spellings(leaf)} | set(oracle_lines)
+    leaked = sorted(s for s in candidates if s in prompt and s not in visible)
+    assert not leaked, f"{case.key}: hidden values in the prompt: {leaked}"
+    for name, values in reference.fields.items():
+        sample = [f"{v:.6g}" for v in values.ravel()[:: max(1, values.size // 50)] if abs(v) > 1e-3 and v != 1.0]
+        assert not [s for s in sample if len(s) > 4 and s in prompt and s not in visible], (
+            f"{case.key}: reference {name} leaked"
+        )
+
+
+def test_the_check_catches_a_leak(repo, monkeypatch):
+    """The scan above must be able to fail: a template that prints a hidden field is caught."""
+    case = next(c for c in validate_path(repo / "cases") if c.id == "sod")
+    prompt = "\n".join(m["content"] for m in render_messages(case)) + f"\n{case.hidden.reference['generator']}"
+    spellings = {s for leaf in _leaves([case.hidden.reference]) for s in _spellings(leaf)}
+    assert any(s in prompt and s not in _visible_text(case) for s in spellings)

@@ -1,0 +1,10 @@
+rule reference:
+    input:
+        case_files,
+    output:
+        json="results/references/{suite}/{case}/reference.json",
+        h5="results/references/{suite}/{case}/reference.h5",
+    log:
+        "results/logs/reference/{suite}/{case}.log",
+    run:
+        steps.reference(PLAN, wildcards, output)
