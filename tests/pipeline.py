@@ -17,7 +17,7 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
 def make_workdir(
-    tmp_path: Path, config: dict[str, Any], wall_s: float = 10.0, floor_s: float = 3.0, repeats: int = 3
+    tmp_path: Path, config: dict[str, Any], wall_s: float = 20.0, floor_s: float = 3.0, repeats: int = 3
 ) -> Path:
     """A working directory with a quick copy of the cases (short limits) and ``config/config.yaml``."""
     work = tmp_path / "work"
@@ -26,7 +26,7 @@ def make_workdir(
     suite_file = cases / "re4" / "suite.yaml"
     suite = yaml.safe_load(suite_file.read_text())
     suite["defaults"]["resources"]["wall_s"] = wall_s
-    suite["thresholds"]["time"]["floor_s"] = floor_s
+    suite["thresholds"]["time"] = {"alpha": 3.0, "floor_s": floor_s}
     suite["calibration"]["repeats"] = repeats
     suite_file.write_text(yaml.safe_dump(suite))
     (work / "config").mkdir()

@@ -48,7 +48,7 @@ def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
         assert list(scores(work).failure_class) == ["Pass", "Pass"]
 
         # forcing a new reply is one option
-        snakemake(work, "--forcerun", "generate", "--config", "force_reply=true", env=env)
+        snakemake(work, "--forcerun", "generate", "--config", "force_reply=True", env=env)
         assert server.count == 4
 
     for path in (work / "results").rglob("*"):
@@ -56,40 +56,51 @@ def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
             assert SECRET not in path.read_text(errors="replace"), path
 
 
+def _line(sample: int, attempt: int, response: str, **extra) -> dict:
+    return {"suite": "re4", "case": "hilbert", "sample": sample, "attempt": attempt, "response": response, **extra}
+
+
+ZEROS = (
+    "```python\nimport numpy as np\n"
+    "np.savez('solution.npz', **{f'x_{n}': np.zeros(n) for n in (5, 10, 15, 20, 25)})\n```"
+)
+
+
 def test_replay_agent_scores_replies_as_they_deserve(tmp_path, python_env):
     replies = tmp_path / "replies.jsonl"
     lines = [
-        {
-            "suite": "re4",
-            "case": "hilbert",
-            "sample": 0,
-            "attempt": 0,
-            "response": _oracle_reply("hilbert"),
-            "model": "recorded-model",
-        },
-        {"suite": "re4", "case": "hilbert", "sample": 1, "attempt": 0, "response": "I would use Cholesky."},
-        {
-            "suite": "re4",
-            "case": "hilbert",
-            "sample": 2,
-            "attempt": 0,
-            "response": "```python\nimport numpy as np\nnp.savez('solution.npz', **{f'x_{n}': np.zeros(n) "
-            "for n in (5, 10, 15, 20, 25)})\n```",
-        },
-        # sample 3 has no line: "no response", not a harness error
+        _line(0, 0, _oracle_reply("hilbert"), model="recorded-model"),  # passes; attempt 1 is skipped
+        _line(0, 1, "never asked: attempt 0 passed"),
+        _line(1, 0, "I would use Cholesky."),  # no code block
+        _line(1, 1, "Still no code."),
+        _line(2, 0, ZEROS),  # runs, wrong answer; attempt 1 repairs it
+        _line(2, 1, _oracle_reply("hilbert")),
+        # sample 3 has no line at all: "no response", not a harness error
     ]
     replies.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    work = make_workdir(
-        tmp_path,
-        {
-            "suites": ["re4"],
-            "cases": {"re4": ["hilbert"]},
-            "agents": {"rec": {"backend": "replay", "file": str(replies), "samples": 4}},
-        },
-    )
+    agent = {"backend": "replay", "file": str(replies), "samples": 4, "attempts": 2}
+    work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"rec": agent}})
     snakemake(work)
-    frame = scores(work).sort_values("sample")
-    assert list(frame.failure_class) == ["Pass", "F-Extract", "F-Acc", "F-NoResponse"]
+    frame = scores(work).sort_values(["sample", "attempt"])
+    observed = [
+        (r.sample, r.attempt, r.status, r.failure_class if r.status == "scored" else None) for r in frame.itertuples()
+    ]
+    assert observed == [
+        (0, 0, "scored", "Pass"),
+        (0, 1, "skipped", None),
+        (1, 0, "scored", "F-Extract"),
+        (1, 1, "scored", "F-Extract"),
+        (2, 0, "scored", "F-Acc"),
+        (2, 1, "scored", "Pass"),
+        (3, 0, "scored", "F-NoResponse"),
+        (3, 1, "scored", "F-NoResponse"),
+    ]
+    finals = frame[frame.final]
+    assert list(zip(finals["sample"], finals["attempt"], strict=True)) == [(0, 0), (1, 1), (2, 1), (3, 1)]
+    retry = json.loads((work / "results/runs/rec/re4/hilbert/2/1/messages.json").read_text())["messages"]
+    assert retry[-2] == {"role": "assistant", "content": ZEROS}
+    assert "F-Acc" in retry[-1]["content"] and "1.000e+00" in retry[-1]["content"]
+    assert "threshold" not in retry[-1]["content"] and "1.000e-02" not in retry[-1]["content"]
 
 
 def test_bad_agent_config_is_one_clear_line(tmp_path):

@@ -14,6 +14,7 @@ from .execution import execute_solution, write_run_record
 from .extract import ExtractionError, extract_code
 from .generation import generate
 from .io import atomic_write_text, read_json, sha256_file, write_json
+from .plan import Plan
 from .prompts import messages_to_markdown, render_messages
 from .provenance import provenance
 from .references import load_reference, save_reference
@@ -227,8 +228,21 @@ def make_final(score_paths: list[Path], out: Path) -> None:
     )
 
 
-def make_summary(final_paths: list[Path], out_dir: Path) -> None:
-    """Aggregate the planned samples into ``scores.csv``, the markdown tables and the plots."""
+def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
+    """Aggregate the planned samples into ``scores.csv``, the markdown tables, the failure-class plot and,
+    for every agent and field case, sample 0's selected attempt drawn beside the reference."""
     from .aggregate.summary import write_summary
 
     write_summary(out_dir.parent / "runs", out_dir, final_paths)
+    fields_dir = out_dir / "fields"
+    fields_dir.mkdir(parents=True, exist_ok=True)
+    for path in final_paths:
+        final = read_json(path)
+        if final["sample"] != 0:
+            continue
+        case = plan.case(final["suite"], final["case"])
+        references = Path(plan.results) / "references" / case.suite.name / case.id
+        run_dir = path.parent / str(final["selected_attempt"]) / "run"
+        png = fields_dir / f"{final['agent']}__{case.suite.name}__{case.id}.png"
+        reference = load_reference(references / "reference.json", references / "reference.h5")
+        get_scorer(case.suite.data["scorer"]).plot_comparison(case, run_dir, reference, png)
