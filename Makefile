@@ -8,7 +8,7 @@ CONFIG ?=
 SNAKE_ARGS ?=
 CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
 
-.PHONY: run test venv envs lint format calibrate rerun report clean
+.PHONY: run test test-deps venv envs lint format calibrate rerun report clean
 
 venv: $(VENV)/.installed
 
@@ -22,8 +22,32 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
-envs: venv
+envs: venv sandbox
 	$(BIN)/simcodebench env setup python
+	@$(BIN)/simcodebench env setup openfoam || echo "OpenFOAM v1912 is not installed (needs root and apt-get): the foam tests skip"
+	@$(BIN)/simcodebench env setup dolfinx || echo "the dolfinx environment is not provisioned (see the line above): the fem tests skip"
+	@$(BIN)/simcodebench env setup dealii || echo "deal.II 9.4 is not installed (needs root and apt-get): the deal.II tests skip"
+
+.PHONY: sandbox images
+
+## make sandbox: install bubblewrap (root on Debian), so that `runtime: auto` confines generated code.
+sandbox:
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq bubblewrap; \
+	  else echo "bubblewrap is missing: install it, or generated code runs unconfined (runtime local)"; fi; }
+
+## make images: build containers/<env>.sif from containers/<env>.def, where apptainer exists.
+IMAGES := $(patsubst %.def,%.sif,$(wildcard containers/*.def))
+ifeq ($(shell command -v apptainer 2>/dev/null),)
+images:
+	@echo "apptainer is not installed here: no image built (runtime auto uses bwrap, else local)"
+else
+images: $(IMAGES)
+endif
+
+containers/%.sif: containers/%.def
+	apptainer build --force $@ $<
 
 ## make run: the embedded default (the re4 suite, oracle and mutants), then the HTML report.
 run: envs
@@ -32,20 +56,29 @@ run: envs
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"
 
 ## make test: the whole test suite.
-test: envs
+test: envs test-deps
 	$(BIN)/pytest -q
+
+## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,
+## MPICH and mpi4py from PyPI), where this machine allows; what it cannot provide, those tests skip.
+test-deps: venv
+	@$(BIN)/python tests/provision.py
 
 ## make calibrate: regenerate every calibration (thresholds) on this machine.
 calibrate: envs
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) calibrate --forcerun calibration
 
-## make rerun CASE=suite/case [AGENT=name]: execute and score one case again (never a new LLM call).
+## make rerun CASE=suite/case [AGENT=name] [PROFILE=slurm]: execute and score one case again (every attempt of
+## every sample), then refresh the summary. Only those rules may run, so no prompt is rebuilt and no LLM is
+## asked; the touch marks the prompts and replies of retry attempts as they were asked as up to date.
+RERUN = $(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 rerun: envs
-	@test -n "$(CASE)" || { echo "usage: make rerun CASE=suite/case [AGENT=name]"; exit 2; }
-	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) \
-	  $$($(BIN)/simcodebench targets $(CONFIG_ARG) --case $(CASE) $(if $(AGENT),--agent $(AGENT),)) \
-	  --forcerun execute
-	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG)
+	@test -n "$(CASE)" || { echo "usage: make rerun CASE=suite/case [AGENT=name] [PROFILE=slurm]"; exit 2; }
+	@targets="$$($(BIN)/simcodebench targets $(CONFIG_ARG) --case $(CASE) $(if $(AGENT),--agent $(AGENT),))" \
+	  && test -n "$$targets" && set -x \
+	  && $(RERUN) $$targets --forcerun execute --allowed-rules execute score finalize \
+	  && $(RERUN) $$targets --touch --allowed-rules prompt generate extract execute score finalize
+	$(RERUN) aggregate --forcerun aggregate --allowed-rules aggregate
 
 lint: venv
 	$(BIN)/ruff check .

@@ -25,7 +25,15 @@ def workdir(root: Path, config: dict[str, Any]) -> Path:
 
 def snakemake(work: Path, *args: str) -> subprocess.CompletedProcess:
     """Run the repository's Snakefile in ``work``; raise with the log tail on failure."""
-    command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), *args]
+    command = [
+        SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(work),
+        "--force-use-threads",
+        *args,
+    ]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"snakemake failed:\n{result.stderr[-4000:]}")

@@ -1,7 +1,9 @@
-"""Shared fixtures: the repository root, the provisioned `python` solver environment, upstream data."""
+"""Shared fixtures: the repository root, the provisioned `python`, `openfoam`, `dolfinx` and `dealii` solver
+environments, upstream data."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,44 @@ def repo() -> Path:
 def python_env():
     """The `python` solver environment (provisioned once; `make test` has already done it)."""
     return setup_environment("python")
+
+
+@pytest.fixture(scope="session")
+def openfoam_env():
+    """The `openfoam` environment (Debian's OpenFOAM v1912, installed with apt-get as root), or a skip saying why
+    it cannot be had here."""
+    from simcodebench.errors import InfrastructureError
+    from simcodebench.openfoam import require_bashrc
+
+    try:
+        env = setup_environment("openfoam")
+        require_bashrc("openfoam")
+    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"OpenFOAM v1912 is not available: {exc}")
+    return env
+
+
+@pytest.fixture(scope="session")
+def dolfinx_env():
+    """The `dolfinx` environment (a Python >= 3.12 virtualenv with DOLFINx 0.11), or a skip saying why it cannot be
+    provisioned here (no such interpreter, no package index)."""
+    from simcodebench.errors import InfrastructureError
+
+    try:
+        return setup_environment("dolfinx")
+    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"the dolfinx environment cannot be provisioned: {exc}")
+
+
+@pytest.fixture(scope="session")
+def dealii_env():
+    """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json), or a skip saying why."""
+    from simcodebench.errors import InfrastructureError
+
+    try:
+        return setup_environment("dealii")
+    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"deal.II 9.4 is not available: {exc}")
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
 def make_workdir(
-    tmp_path: Path, config: dict[str, Any], wall_s: float = 20.0, floor_s: float = 3.0, repeats: int = 3
+    tmp_path: Path, config: dict[str, Any], wall_s: float = 30.0, floor_s: float = 3.0, repeats: int = 3
 ) -> Path:
     """A working directory with a quick copy of the cases (short limits) and ``config/config.yaml``."""
     work = tmp_path / "work"
@@ -48,6 +48,7 @@ def snakemake(
         "--cores",
         "2",
         "--rerun-incomplete",
+        "--force-use-threads",
         *args,
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})

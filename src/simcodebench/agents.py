@@ -9,6 +9,7 @@ from typing import Any
 from .cases import Case
 from .errors import InputError
 from .mutants import mutant_names
+from .strategies import DEFAULT, STRATEGIES, Strategy, get_strategy
 
 BACKENDS = ("openai", "replay", "oracle", "mutant")
 REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "mutant": ()}
@@ -27,9 +28,19 @@ class Agent:
         return self.settings["backend"]
 
     @property
+    def strategy(self) -> Strategy:
+        """The strategy that decides what each attempt asks (``strategy``, default ``single``)."""
+        return get_strategy(self.settings.get("strategy", DEFAULT))
+
+    @property
     def attempts(self) -> int:
-        """Attempts per sample (1 = single shot)."""
-        return 1 if self.backend in ("oracle", "mutant") else int(self.settings.get("attempts", 1))
+        """Attempts per sample: ``attempts``, else the strategy's default (1 for ``single``)."""
+        return self.strategy.attempts(self.settings)
+
+    def role_settings(self, role: str) -> dict[str, Any]:
+        """The settings a role's calls use: the agent's, with ``roles.<role>`` merged over them."""
+        base = {key: value for key, value in self.settings.items() if key != "roles"}
+        return {**base, **(self.settings.get("roles") or {}).get(role, {})}
 
     def samples(self, case: Case) -> int:
         """Samples per case: one per mutant for the mutant backend, one for the oracle."""
@@ -70,7 +81,37 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
                 f"'{settings['file']}' does not exist",
                 "point it at a JSONL file of replies",
             )
+        _check_strategy(settings, field, config_file)
         agents[name] = Agent(name=name, settings=settings)
     if not agents:
         raise InputError(config_file, "agents", "is empty", "add at least one agent (for example backend: oracle)")
     return agents
+
+
+def _check_strategy(settings: dict[str, Any], field: str, config_file: str) -> None:
+    """The strategy exists, its attempts suffice, and ``roles`` and strategy options fit it."""
+    name = settings.get("strategy", DEFAULT)
+    if name not in STRATEGIES:
+        raise InputError(
+            config_file, f"{field}.strategy", f"'{name}' is not a strategy", f"use one of {list(STRATEGIES)}"
+        )
+    strategy = STRATEGIES[name]
+    if strategy.attempts(settings) < strategy.min_attempts:
+        raise InputError(
+            config_file,
+            f"{field}.attempts",
+            f"is {settings['attempts']}, but strategy '{name}' needs at least {strategy.min_attempts}",
+            f"set attempts >= {strategy.min_attempts} or leave it out (default {strategy.default_attempts})",
+        )
+    known = [role.name for role in strategy.roles]
+    for role in settings.get("roles") or {}:
+        if role not in known:
+            raise InputError(
+                config_file, f"{field}.roles.{role}", f"is not a role of strategy '{name}'", f"use one of {known}"
+            )
+    for option in sorted(frozenset().union(*(s.options for s in STRATEGIES.values())) - strategy.options):
+        if settings.get(option):
+            owner = next(s.name for s in STRATEGIES.values() if option in s.options)
+            raise InputError(
+                config_file, f"{field}.{option}", f"has no effect with strategy '{name}'", f"use strategy: {owner}"
+            )

@@ -12,9 +12,9 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from .artifacts import extract_files, oracle_reply, write_solution
 from .cases import Case
 from .execution import execute_solution
-from .mutants import oracle_source
 from .provenance import provenance
 from .references import Reference
 from .scoring import evaluate_run
@@ -38,18 +38,26 @@ def time_threshold(policy: dict[str, Any] | None, t_base: float) -> float | None
     return max(float(policy["alpha"]) * t_base, float(policy.get("floor_s", 0.0)))
 
 
-def calibrate_case(case: Case, reference: Reference, work_dir: Path, runtime: str) -> dict[str, Any]:
-    """Run the oracle ``warmup + repeats`` times and return the calibration record."""
+def calibrate_case(
+    case: Case,
+    reference: Reference,
+    work_dir: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run the oracle ``warmup + repeats`` times (``mpi``: the MPI launcher; ``images``: apptainer images) and
+    return the calibration record."""
     settings = {"warmup": 1, "repeats": 5, **case.suite.data.get("calibration", {})}
     if work_dir.exists():
         shutil.rmtree(work_dir)
     solution_dir = work_dir / "solution"
     solution_dir.mkdir(parents=True)
-    (solution_dir / case.suite.entrypoint).write_text(oracle_source(case), encoding="utf-8")
+    write_solution(extract_files(case, oracle_reply(case)), solution_dir)
     walls, errors = [], []
     for index in range(settings["warmup"] + settings["repeats"]):
         run_dir = work_dir / f"run{index}"
-        result = execute_solution(case, solution_dir, run_dir, runtime)
+        result = execute_solution(case, solution_dir, run_dir, runtime, mpi, images)
         if result.status != "ok":
             stderr = (run_dir / "stderr.txt").read_text(errors="replace")[-2000:] if run_dir.exists() else ""
             raise CalibrationError(

@@ -170,12 +170,12 @@ def load_case(suite: Suite, folder: Path) -> Case:
                 f"names '{name}', which does not exist",
                 "add the file to the case folder or remove the entry",
             )
-    if not (folder / hidden["oracle"]).is_file():
+    if not (folder / hidden["oracle"]).exists():
         raise InputError(
             path,
             "hidden.oracle",
             f"names '{hidden['oracle']}', which does not exist",
-            "add the reference solution file to the case folder",
+            "add the reference solution file (a folder for a whole-case suite) to the case folder",
         )
     known = {m["name"] for m in suite.mutants}
     for name in hidden.get("mutants", {}):
@@ -195,7 +195,7 @@ def load_case(suite: Suite, folder: Path) -> Case:
         title=data.get("title", data["id"]),
         visible=VisibleSpec(
             problem=visible["problem"],
-            contract=visible["contract"],
+            contract=visible.get("contract", {"files": []}),
             inputs=tuple(visible.get("inputs", [])),
             spec=dict(visible.get("spec", {})),
         ),

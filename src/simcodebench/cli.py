@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
@@ -68,6 +69,26 @@ def _targets(args: argparse.Namespace) -> int:
     return 0
 
 
+IMPORTERS = {
+    "cfdquery": "simcodebench.suites.cfd_query.importer:import_cfdquery",
+    "foambench": "simcodebench.suites.foam.importer:import_foambench",
+    "pdeagent-bench": "simcodebench.suites.fem.importer:import_pdeagent_bench",
+}
+"""Importers of upstream data, as ``module:function(path, out) -> number of cases``."""
+
+
+def _import(args: argparse.Namespace) -> int:
+    module, _, function = IMPORTERS[args.benchmark].partition(":")
+    importer = getattr(importlib.import_module(module), function)
+    out = Path(args.out) if args.out else cases_root() / args.benchmark
+    if args.upstream_tolerance and args.benchmark != "pdeagent-bench":
+        raise InputError("(command line)", "--upstream-tolerance", "applies to pdeagent-bench only", "drop it")
+    options = {"upstream_tolerance": True} if args.upstream_tolerance else {}
+    count = importer(Path(args.path), out, **options)
+    print(f"ok: {count} case(s) written to {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="simcodebench", description=__doc__)
@@ -95,6 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
     targets.add_argument("--case", help="suite/case")
     targets.add_argument("--agent", help="agent name")
     targets.set_defaults(func=_targets)
+    importing = commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases")
+    importing.add_argument("benchmark", choices=sorted(IMPORTERS))
+    importing.add_argument("path", help="the upstream JSON file")
+    importing.add_argument("--out", help="suite folder to write (default: cases/<benchmark>)")
+    importing.add_argument(
+        "--upstream-tolerance",
+        action="store_true",
+        help="pdeagent-bench: each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
+    )
+    importing.set_defaults(func=_import)
     return parser
 
 

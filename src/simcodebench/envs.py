@@ -1,24 +1,50 @@
 """Solver environments provisioned on this machine (``simcodebench env setup NAME``).
 
+Virtualenv environments install pinned PyPI packages into ``.envs/<name>`` with the harness's interpreter, or
+with a discovered newer one where the wheels need it (``MIN_PYTHON``); what pip resolved is frozen into
+``.envs/<name>/requirements.lock``. Debian environments (``APT_ENVIRONMENTS``) are system packages: they are
+checked, installed with apt-get when running as root, and their versions recorded in ``.envs/<name>/versions.txt``.
 The same versions are pinned in ``workflow/envs/<name>.yaml`` (conda) and ``containers/<name>.def``
-(Apptainer); ``tests/test_envs.py`` checks they agree.
+(Apptainer); ``tests/test_envs_agree.py`` checks they agree.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InfrastructureError
+from .interpreters import find_python, interpreter_version
 from .io import atomic_write_text, canonical_json, sha256_text
 from .project import project_root
 
 PYTHON_PACKAGES = ("numpy==2.4.6", "scipy==1.17.1", "matplotlib==3.11.2")
+DOLFINX_PACKAGES = (
+    "dolfinx-solver-real==0.11.0.post0",
+    "gmsh==4.15.2",
+    "sympy==1.14.0",
+    "numpy==2.5.5",
+    "scipy==1.18.1",
+)
+DEALII_PACKAGES = ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make")
+OPENFOAM_PACKAGES = ("openfoam",)
+"""Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`.openfoam`."""
 
-ENVIRONMENTS: dict[str, tuple[str, ...]] = {"python": PYTHON_PACKAGES}
+ENVIRONMENTS: dict[str, tuple[str, ...]] = {
+    "python": PYTHON_PACKAGES,
+    "dolfinx": DOLFINX_PACKAGES,
+    "dealii": DEALII_PACKAGES,
+    "openfoam": OPENFOAM_PACKAGES,
+}
+MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12)}
+"""Environments whose wheels need a newer interpreter than the harness's (found by :mod:`.interpreters`)."""
+APT_ENVIRONMENTS = frozenset({"dealii", "openfoam"})
+"""Environments made of Debian packages (``ENVIRONMENTS`` lists the package names) rather than a virtualenv."""
+SMOKE_TESTS: dict[str, str] = {"dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy"}
 
 
 @dataclass(frozen=True)
@@ -44,8 +70,14 @@ def envs_root() -> Path:
     return Path(os.environ.get("SIMCODEBENCH_ENVS", project_root() / ".envs"))
 
 
-def _stamp(name: str) -> str:
-    return sha256_text(canonical_json({"name": name, "packages": ENVIRONMENTS[name], "python": sys.version_info[:2]}))
+def _stamp(name: str, python: tuple[int, int] | None) -> str:
+    return sha256_text(canonical_json({"name": name, "packages": ENVIRONMENTS[name], "python": python}))
+
+
+def _ready(env: SolverEnvironment) -> bool:
+    if env.name in APT_ENVIRONMENTS:
+        return (env.prefix / ".simcodebench-stamp").is_file()
+    return env.python.exists()
 
 
 def get_environment(name: str) -> SolverEnvironment:
@@ -53,7 +85,7 @@ def get_environment(name: str) -> SolverEnvironment:
     if name not in ENVIRONMENTS:
         raise InfrastructureError(f"solver environment '{name}' cannot be provisioned locally by this version")
     env = SolverEnvironment(name, envs_root() / name)
-    if not env.python.exists():
+    if not _ready(env):
         raise InfrastructureError(
             f"solver environment '{name}' is not provisioned at {env.prefix}; run: simcodebench env setup {name}"
         )
@@ -61,14 +93,19 @@ def get_environment(name: str) -> SolverEnvironment:
 
 
 def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
-    """Create (or reuse, when its stamp matches) the virtualenv of environment ``name``."""
+    """Provision environment ``name``: create (or reuse, when its stamp matches) its virtualenv, or check and
+    install its Debian packages."""
     if name not in ENVIRONMENTS:
         raise InfrastructureError(f"no local recipe for environment '{name}'; known: {sorted(ENVIRONMENTS)}")
     env = SolverEnvironment(name, envs_root() / name)
+    if name in APT_ENVIRONMENTS:
+        return _setup_apt(env)
     stamp_file = env.prefix / ".simcodebench-stamp"
-    if not force and stamp_file.is_file() and stamp_file.read_text() == _stamp(name):
+    current = stamp_file.is_file() and env.python.exists()
+    if not force and current and stamp_file.read_text() == _stamp(name, interpreter_version(str(env.python))):
         return env
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(env.prefix)], check=True)
+    interpreter = find_python(MIN_PYTHON[name], f"environment '{name}'") if name in MIN_PYTHON else sys.executable
+    subprocess.run([interpreter, "-m", "venv", "--clear", str(env.prefix)], check=True)
     subprocess.run(
         [
             str(env.python),
@@ -87,5 +124,52 @@ def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
             check=True,
             env={**os.environ, "MPLCONFIGDIR": str(env.prefix / "mplconfig"), "MPLBACKEND": "Agg"},
         )
-    atomic_write_text(stamp_file, _stamp(name))
+    if name in SMOKE_TESTS:
+        subprocess.run([str(env.python), "-c", SMOKE_TESTS[name]], check=True, cwd=env.prefix)
+    frozen = subprocess.run(
+        [str(env.python), "-m", "pip", "freeze", "--disable-pip-version-check"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    atomic_write_text(env.prefix / "requirements.lock", frozen)
+    atomic_write_text(stamp_file, _stamp(name, interpreter_version(str(env.python))))
+    return env
+
+
+def _installed_versions(packages: tuple[str, ...]) -> dict[str, str | None]:
+    """Debian package name -> installed version (None when absent)."""
+    versions: dict[str, str | None] = {}
+    for package in packages:
+        result = subprocess.run(
+            ["dpkg-query", "-W", "-f=${db:Status-Abbrev}${Version}", package], capture_output=True, text=True
+        )
+        versions[package] = result.stdout[3:] if result.returncode == 0 and result.stdout.startswith("ii") else None
+    return versions
+
+
+def _setup_apt(env: SolverEnvironment) -> SolverEnvironment:
+    """Check (and, as root, install) the Debian packages of ``env``; record their versions."""
+    packages = ENVIRONMENTS[env.name]
+    if shutil.which("dpkg-query") is None:
+        raise InfrastructureError(
+            f"environment '{env.name}' is made of Debian packages and this machine has no dpkg; "
+            f"use the container (containers/{env.name}.def) or install: {' '.join(packages)}"
+        )
+    missing = [p for p, v in _installed_versions(packages).items() if v is None]
+    if missing:
+        if os.geteuid() != 0 or shutil.which("apt-get") is None:
+            raise InfrastructureError(
+                f"environment '{env.name}' lacks the Debian packages {missing}; run: "
+                f"sudo apt-get install --no-install-recommends {' '.join(missing)}"
+            )
+        apt_env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=apt_env)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=apt_env
+        )
+    versions = _installed_versions(packages)
+    (env.prefix / "bin").mkdir(parents=True, exist_ok=True)  # what the sandbox puts on PATH (programs are in /usr)
+    atomic_write_text(env.prefix / "versions.txt", "".join(f"{p}={v}\n" for p, v in versions.items()))
+    atomic_write_text(env.prefix / ".simcodebench-stamp", _stamp(env.name, None))
     return env

@@ -15,18 +15,20 @@ LANGUAGE_ALIASES = {"python": {"python", "py", "python3"}, "cpp": {"cpp", "c++",
 
 @dataclass(frozen=True)
 class Block:
-    """One fenced code block: its info string's language and its body."""
+    """One fenced code block: its info string's language, its body and the whole info string."""
 
     language: str
     body: str
+    info: str = ""
 
 
 def fenced_blocks(text: str) -> list[Block]:
     """Every fenced code block of ``text``, in order."""
     blocks = []
     for match in _FENCE.finditer(text):
-        info = match.group("info").strip().split()
-        blocks.append(Block(language=info[0].lower() if info else "", body=match.group("body")))
+        info = match.group("info").strip()
+        words = info.split()
+        blocks.append(Block(language=words[0].lower() if words else "", body=match.group("body"), info=info))
     return blocks
 
 

@@ -1,8 +1,12 @@
 """Mutants: the reference solution broken on purpose, each landing in one declared failure class.
 
 A suite lists its mutants in ``suite.yaml`` (``name``, ``expect``, ``op``, ``args``); a case may override a
-mutant's ``args`` under ``hidden.mutants.<name>``. An operation turns the oracle's source into the mutant's.
+mutant's ``args`` under ``hidden.mutants.<name>``, and its class there with ``expect`` where the same edit fails
+differently in that case (a time step too large that ruins the answer instead of crashing the solver). An
+operation turns the oracle's artifact (see :mod:`simcodebench.artifacts`: a source for ``code`` suites) into
+the mutant's; None means no reply at all.
 Output operations act on the first file of the case's output contract, after the oracle has written it.
+The operations here act on programs; a suite scorer adds its own in ``MUTANT_OPERATIONS``.
 """
 
 from __future__ import annotations
@@ -12,16 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .artifacts import oracle_artifact, render_reply
 from .cases import Case
+from .scoring import MODEL_FAILURES
+from .suites import get_scorer
 
 
 @dataclass(frozen=True)
 class Mutant:
-    """One mutant of one case: its name, the class it must land in, and its source."""
+    """One mutant of one case: its name, the class it must land in, its artifact and the reply giving it."""
 
     name: str
     declared_class: str
-    source: str
+    source: Any
+    reply: str | None
 
 
 @dataclass(frozen=True)
@@ -73,17 +81,32 @@ def hang(source: str, ctx: MutationContext) -> str:
     return _prepend(source, "import time\nwhile True:\n    time.sleep(1)")
 
 
-def sleep_past_time_gate(source: str, ctx: MutationContext) -> str:
-    """Sleep past the time threshold but well inside the wall-clock limit (F-Time)."""
+def outlast_target(ctx: MutationContext) -> float:
+    """The run time a slow mutant reaches: ``tau_time`` plus a tenth of the slack to the wall-clock limit."""
     if ctx.tau_time is None:
         raise ValueError(f"{ctx.case.key}: mutant 'sleep_past_time_gate' needs a time gate")
     wall = float(ctx.case.resources["wall_s"])
-    seconds = min(1.25 * ctx.tau_time + 1.0, 0.5 * (ctx.tau_time + wall))
-    if seconds <= ctx.tau_time or seconds >= wall:
+    target = ctx.tau_time + 0.1 * (wall - ctx.tau_time)
+    if target >= wall:
         raise ValueError(
-            f"{ctx.case.key}: no sleep lies between tau_time={ctx.tau_time:g} s and the wall-clock limit {wall:g} s"
+            f"{ctx.case.key}: no run time lies between tau_time={ctx.tau_time:g} s and the wall-clock limit {wall:g} s"
         )
-    return _prepend(source, f"import time\ntime.sleep({seconds:.3f})")
+    return target
+
+
+def sleep_past_time_gate(source: str, ctx: MutationContext) -> str:
+    """Run the reference solution, then sleep until the run has lasted past the time threshold (F-Time).
+
+    The target (:func:`outlast_target`) is measured from the start of the script, so the mutant lands between
+    the time gate and the wall-clock limit however loaded the machine is.
+    """
+    target = outlast_target(ctx)
+    started = "import time as _mtime\n_mstart = _mtime.perf_counter()"
+    finish = (
+        "\n\n# --- mutant: outlast the time gate ---\n"
+        f"_mtime.sleep(max(0.0, {target:.3f} - (_mtime.perf_counter() - _mstart)))\n"
+    )
+    return _prepend(source, started) + finish
 
 
 def poison_output(source: str, ctx: MutationContext) -> str:
@@ -117,6 +140,15 @@ def perturb_output(source: str, ctx: MutationContext) -> str:
     )
 
 
+def replace_source(source: str, ctx: MutationContext) -> str:
+    """Replace the text ``args.old``, which must occur exactly once, by ``args.new``: a targeted bug in the
+    solver itself (a wrong boundary condition, a coarser mesh), landing where the suite declares."""
+    old, new = ctx.args["old"], ctx.args["new"]
+    if source.count(old) != 1:
+        raise ValueError(f"{ctx.case.key}: mutant 'replace_source' needs {old!r} exactly once in the oracle")
+    return source.replace(old, new)
+
+
 OPERATIONS: dict[str, Callable[[str, MutationContext], str]] = {
     op.__name__: op
     for op in (
@@ -127,6 +159,7 @@ OPERATIONS: dict[str, Callable[[str, MutationContext], str]] = {
         poison_output,
         break_output_shape,
         perturb_output,
+        replace_source,
     )
 }
 
@@ -141,10 +174,24 @@ def mutant_names(case: Case) -> list[str]:
     return [m["name"] for m in case.suite.mutants]
 
 
+def operation(case: Case, name: str) -> Callable[[Any, MutationContext], Any]:
+    """The operation ``name``: one of :data:`OPERATIONS` or of the suite scorer's ``MUTANT_OPERATIONS``."""
+    own = getattr(get_scorer(case.suite.data["scorer"]), "MUTANT_OPERATIONS", {})
+    return {**OPERATIONS, **own}[name]
+
+
 def build_mutant(case: Case, index: int, tau_time: float | None) -> Mutant:
     """Mutant number ``index`` of ``case``."""
     declaration = case.suite.mutants[index]
     args = {**declaration.get("args", {}), **case.hidden.mutants.get(declaration["name"], {})}
-    op = OPERATIONS[declaration["op"]]
-    source = op(oracle_source(case), MutationContext(case=case, tau_time=tau_time, args=args))
-    return Mutant(name=declaration["name"], declared_class=declaration["expect"], source=source)
+    expect = args.pop("expect", declaration["expect"])
+    if expect not in MODEL_FAILURES:
+        raise ValueError(f"{case.key}: mutant '{declaration['name']}' expects '{expect}', not a failure class")
+    op = operation(case, declaration["op"])
+    source = op(oracle_artifact(case), MutationContext(case=case, tau_time=tau_time, args=args))
+    return Mutant(
+        name=declaration["name"],
+        declared_class=expect,
+        source=source,
+        reply=render_reply(case, source),
+    )

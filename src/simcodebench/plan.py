@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .agents import Agent, load_agents
 from .cases import Case, load_suite_cases
 from .errors import InputError
+from .execution import NO_ENVIRONMENT
 from .project import cases_root
+from .runtime.apptainer import resolve_image
 
 RESULTS = "results"
 """Every output goes under ``results/`` of the working directory (``snakemake --directory`` moves it)."""
+
+SHORT_RUNTIME_MIN = 5
+"""Executions asking for at most this many minutes (one rank, no GPU) are grouped on a cluster."""
 
 
 @dataclass(frozen=True)
@@ -24,7 +29,10 @@ class Plan:
     cases: dict[tuple[str, str], Case]
     runtime: str = "auto"
     force_reply: bool = False
+    mpi: str = "mpiexec"
+    images: dict[str, str] = field(default_factory=dict)
     results: str = RESULTS
+    _memo: dict[tuple[str, str, str], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], config_file: str = "config/config.yaml") -> Plan:
@@ -51,11 +59,22 @@ class Plan:
                         f"use one of {sorted(available)}",
                     )
                 cases[(suite, case_id)] = available[case_id]
+        images = {env: resolve_image(ref) for env, ref in (config.get("images") or {}).items()}
+        missing = sorted({c.suite.environment for c in cases.values()} - images.keys() - {NO_ENVIRONMENT})
+        if config.get("runtime") == "apptainer" and missing:
+            raise InputError(
+                config_file,
+                f"images.{missing[0]}",
+                f"runtime 'apptainer' needs an image for every environment it runs; '{missing[0]}' has none",
+                f"add images: {{{missing[0]}: containers/{missing[0]}.sif}} (make images) or use runtime: auto",
+            )
         return cls(
             agents=load_agents(config, config_file),
             cases=cases,
             runtime=config.get("runtime", "auto"),
             force_reply=bool(config.get("force_reply", False)),
+            mpi=config.get("mpi", "mpiexec"),
+            images=images,
         )
 
     def case(self, suite: str, case: str) -> Case:
@@ -84,12 +103,38 @@ class Plan:
         """Every selected case's calibration file."""
         return [f"{self.results}/calibration/{s}/{c}.json" for s, c in self.cases]
 
+    def case_files(self, suite: str, case: str) -> list[str]:
+        """Every file of the case's folder (oracle folders too), computed once per case: an input of the rules
+        that read the case, so an edited case reruns what depends on it."""
+        key = ("files", suite, case)
+        if key not in self._memo:
+            folder = self.case(suite, case).folder
+            self._memo[key] = sorted(str(p) for p in folder.rglob("*") if p.is_file())
+        return self._memo[key]
+
     def resources(self, suite: str, case: str) -> dict[str, Any]:
-        """Cluster resources of an execution of the case."""
+        """Cluster resources of an execution of the case, computed once per case (see :meth:`_resources`)."""
+        key = ("resources", suite, case)
+        if key not in self._memo:
+            self._memo[key] = self._resources(suite, case)
+        return self._memo[key]
+
+    def _resources(self, suite: str, case: str) -> dict[str, Any]:
+        """Cluster resources of an execution of the case. ``tasks`` and ``mpi`` (the launcher) only with several
+        MPI ranks, ``gpu`` only with GPUs: None otherwise, which Snakemake leaves out of the job (so a group of
+        single-rank runs does not add up their tasks)."""
         res = self.case(suite, case).resources
+        tasks = int(res["tasks"])
         return {
             "runtime": max(1, math.ceil(float(res["wall_s"]) / 60) + 1),
             "mem_mb": int(res["mem_mb"]) + 512,
             "cpus_per_task": int(res["cpus"]),
-            "tasks": int(res["tasks"]),
+            "tasks": tasks if tasks > 1 else None,
+            "mpi": self.mpi if tasks > 1 else None,
+            "gpu": int(res["gpu"]) or None,
         }
+
+    def grouped(self, suite: str, case: str) -> bool:
+        """Whether the case's runs are short single-rank CPU jobs, which one cluster job may batch."""
+        res = self.resources(suite, case)
+        return res["tasks"] is None and res["gpu"] is None and res["runtime"] <= SHORT_RUNTIME_MIN

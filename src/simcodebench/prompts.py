@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,12 @@ def _shape(shape: list[Any]) -> str:
     return "array of shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+def _json(value: Any) -> str:
+    """Indented JSON in the key order given, with every list of plain values on one line."""
+    text = json.dumps(value, indent=2)
+    return re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
+
+
 def _environment(folder: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
@@ -25,6 +33,7 @@ def _environment(folder: Path) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["shape"] = _shape
+    env.filters["json"] = _json
     return env
 
 

@@ -22,7 +22,7 @@ def reference(plan: Plan, wildcards: Any, output: Any) -> None:
     steps.make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5))
 
 
-def calibration(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
+def calibration(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
     """Rule ``calibration``."""
     steps.make_calibration(
         plan.case(wildcards.suite, wildcards.case),
@@ -30,12 +30,15 @@ def calibration(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
         Path(input.ref_h5),
         Path(output[0]),
         plan.runtime,
+        resources.get("mpi"),
+        plan.images,
     )
 
 
 def prompt(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
     """Rule ``prompt``."""
     steps.make_prompt(
+        plan.agents[wildcards.agent],
         plan.case(wildcards.suite, wildcards.case),
         int(wildcards.attempt),
         Path(output.md),
@@ -66,9 +69,16 @@ def extract(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
     steps.make_solution(plan.case(wildcards.suite, wildcards.case), Path(input[0]), Path(output[0]))
 
 
-def execute(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
+def execute(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
     """Rule ``execute``."""
-    steps.make_run(plan.case(wildcards.suite, wildcards.case), Path(input[0]), Path(output[0]), plan.runtime)
+    steps.make_run(
+        plan.case(wildcards.suite, wildcards.case),
+        Path(input[0]),
+        Path(output[0]),
+        plan.runtime,
+        resources.get("mpi"),
+        plan.images,
+    )
 
 
 def score(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:

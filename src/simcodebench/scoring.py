@@ -49,6 +49,14 @@ def evaluate_run(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
     return get_scorer(case.suite.data["scorer"]).evaluate(case, run_dir, reference)
 
 
+def solution_diagnostics(case: Case, manifest: dict[str, Any], solution_dir: Path | None) -> dict[str, float]:
+    """The suite scorer's diagnostics of an extracted artifact (empty without one or without ``diagnose``)."""
+    diagnose = getattr(get_scorer(case.suite.data["scorer"]), "diagnose", None)
+    if diagnose is None or solution_dir is None or manifest["status"] != "ok":
+        return {}
+    return diagnose(case, solution_dir)
+
+
 def score_attempt(
     case: Case,
     response: dict[str, Any],
@@ -57,8 +65,14 @@ def score_attempt(
     run_dir: Path,
     reference: Reference,
     calibration: dict[str, Any],
+    solution_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """Apply the gates in order (response, extraction, run, outputs, accuracy, time) to one attempt."""
+    """Apply the gates in order (response, extraction, run, outputs, accuracy, time) to one attempt.
+
+    A scorer with ``diagnose(case, solution_dir) -> dict`` adds diagnostics of the extracted artifact itself
+    (whether or not it ran) to ``metrics``; they never gate. A suite's ``class_map`` renames the class of the
+    first missed gate (``gate_class``) into the class the suite's paper counts (``failure_class``).
+    """
     thresholds = calibration["thresholds"]
     tau_acc, tau_time = thresholds["accuracy"], thresholds.get("time")
     gates = GateRecorder()
@@ -92,15 +106,17 @@ def score_attempt(
                         "F-Time",
                         f"wall time {run['wall_s']:.2f} s vs threshold {tau_time:.2f} s",
                     )
-    failure = gates.failure or "Pass"
+    observed = gates.failure or "Pass"
+    failure = case.suite.data.get("class_map", {}).get(observed, observed)
     return {
         "status": "scored",
         "failure_class": failure,
+        "gate_class": observed,
         "passed": failure == "Pass",
         "gates": gates.gates,
         "message": gates.message,
         "error": evaluation.error if evaluation else None,
-        "metrics": evaluation.metrics if evaluation else {},
+        "metrics": {**solution_diagnostics(case, manifest, solution_dir), **(evaluation.metrics if evaluation else {})},
         "tau_acc": tau_acc,
         "tau_time": tau_time,
         "wall_s": run.get("wall_s"),

@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import logging
+import shutil
 from pathlib import Path
 from typing import Any
 
 from .agents import Agent
-from .attempts import retry_messages, select_attempt, should_skip
+from .artifacts import extract_files, write_solution
 from .calibration import calibrate_case
 from .cases import Case
 from .execution import execute_solution, write_run_record
-from .extract import ExtractionError, extract_code
+from .extract import ExtractionError
 from .generation import generate
-from .io import atomic_write_text, read_json, sha256_file, write_json
+from .io import atomic_write_text, read_json, write_json
 from .plan import Plan
-from .prompts import messages_to_markdown, render_messages
+from .prompts import messages_to_markdown
 from .provenance import provenance
 from .references import load_reference, save_reference
 from .runtime import resolve_runtime
 from .scoring import score_attempt
+from .strategies import get_strategy
+from .strategies.base import Previous
 from .suites import get_scorer
 
 log = logging.getLogger("simcodebench")
@@ -35,15 +38,26 @@ def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
     save_reference(reference, out_json, out_h5)
 
 
-def make_calibration(case: Case, ref_json: Path, ref_h5: Path, out: Path, runtime: str) -> None:
-    """Time the oracle and write the case's thresholds."""
-    concrete = resolve_runtime(runtime)
+def make_calibration(
+    case: Case,
+    ref_json: Path,
+    ref_h5: Path,
+    out: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> None:
+    """Time the oracle (``mpi``: the job's MPI launcher; ``images``: apptainer images) and write the case's
+    thresholds."""
+    concrete = resolve_runtime(runtime, case.suite.environment, images)
     log.info("calibration %s: oracle runs on runtime %s", case.key, concrete)
-    record = calibrate_case(case, load_reference(ref_json, ref_h5), out.with_suffix(".work"), concrete)
+    work = out.with_suffix(".work")
+    record = calibrate_case(case, load_reference(ref_json, ref_h5), work, concrete, mpi, images)
     write_json(out, record)
 
 
 def make_prompt(
+    agent: Agent,
     case: Case,
     attempt: int,
     out_md: Path,
@@ -52,21 +66,22 @@ def make_prompt(
     previous_response: Path | None = None,
     previous_score: Path | None = None,
 ) -> None:
-    """Write the attempt's ``messages.json`` and ``prompt.md`` (or a skip marker after a pass)."""
-    if attempt == 0:
-        messages = render_messages(case)
-    else:
+    """Write the attempt's ``messages.json`` and ``prompt.md`` as the agent's strategy prepares them from attempt
+    a-1's files: the roles to call and the first call's messages, or a skip marker."""
+    previous = None
+    if attempt > 0:
         assert previous_messages and previous_response and previous_score
-        score = read_json(previous_score)
-        reason = should_skip(score)
-        if reason is not None:
-            write_json(out_messages, {"skipped": True, "reason": reason})
-            atomic_write_text(out_md, f"(skipped: {reason})\n")
-            return
-        earlier = read_json(previous_messages)["messages"]
-        messages = retry_messages(earlier, read_json(previous_response).get("text"), score)
-    write_json(out_messages, {"skipped": False, "messages": messages})
-    atomic_write_text(out_md, messages_to_markdown(messages))
+        previous = Previous.read(previous_messages, previous_response, previous_score)
+    payload = agent.strategy.prepare(case, attempt, previous, agent.settings)
+    write_json(out_messages, payload)
+    if payload["skipped"]:
+        atomic_write_text(out_md, f"(skipped: {payload['reason']})\n")
+        return
+    later = "".join(
+        f"\n<!-- then: {role} (its messages are built from the replies before it; response.json keeps them) -->\n"
+        for role in payload["calls"][1:]
+    )
+    atomic_write_text(out_md, messages_to_markdown(payload["messages"]) + later)
 
 
 def make_response(
@@ -80,13 +95,14 @@ def make_response(
     calibration: Path | None = None,
     force: bool = False,
 ) -> None:
-    """Ask the agent's backend for the reply (through the cache) and write ``response.json``."""
+    """Make the attempt's calls as its strategy directs (through the reply cache) and write ``response.json``."""
     data = read_json(messages_path)
     if data["skipped"]:
-        write_json(out, {"status": "skipped", "reason": data["reason"], "text": None})
+        keep = {k: data[k] for k in ("strategy", "stage", "carry")}
+        write_json(out, {"status": "skipped", "reason": data["reason"], "text": None, **keep, "calls": []})
         return
     tau_time = read_json(calibration)["thresholds"]["time"] if calibration else None
-    record = generate(agent, case, sample, attempt, data["messages"], cache_root, tau_time, force)
+    record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
     record["provenance"] = provenance()
     write_json(out, record)
 
@@ -97,31 +113,39 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
     solution_dir = out_manifest.parent
     solution_dir.mkdir(parents=True, exist_ok=True)
     for stale in solution_dir.iterdir():
-        stale.unlink()
+        if stale.is_dir():
+            shutil.rmtree(stale)
+        else:
+            stale.unlink()
     manifest: dict[str, Any] = {"status": "ok", "files": []}
     if response["status"] != "ok":
         manifest = {"status": response["status"], "reason": response.get("reason", "no reply"), "files": []}
     else:
-        extraction = case.suite.data["extraction"]
         try:
-            code = extract_code(response["text"], extraction["language"])
+            files = extract_files(case, response["text"])
         except ExtractionError as exc:
             manifest = {"status": "extract_failed", "reason": str(exc), "files": []}
         else:
-            target = solution_dir / extraction["filename"]
-            target.write_text(code, encoding="utf-8")
-            manifest["files"] = [{"name": target.name, "sha256": sha256_file(target)}]
+            manifest["files"] = write_solution(files, solution_dir)
     write_json(out_manifest, manifest)
 
 
-def make_run(case: Case, manifest_path: Path, out_run: Path, runtime: str) -> None:
-    """Execute the artifact (when there is one) and write ``run/run.json``."""
+def make_run(
+    case: Case,
+    manifest_path: Path,
+    out_run: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> None:
+    """Execute the artifact (when there is one; ``mpi``: the job's MPI launcher; ``images``: apptainer images)
+    and write ``run/run.json``."""
     manifest = read_json(manifest_path)
-    concrete = resolve_runtime(runtime)
+    concrete = resolve_runtime(runtime, case.suite.environment, images)
     if manifest["status"] != "ok":
         write_run_record(out_run, None, case, concrete, f"no artifact ({manifest['status']})")
         return
-    result = execute_solution(case, manifest_path.parent, out_run.parent, concrete)
+    result = execute_solution(case, manifest_path.parent, out_run.parent, concrete, mpi, images)
     write_run_record(out_run, result, case, concrete)
 
 
@@ -137,6 +161,14 @@ def _visible_detail(score: dict[str, Any], run: dict[str, Any], run_dir: Path) -
         tail = stderr.read_text(errors="replace")[-STDERR_EXCERPT:] if stderr.is_file() else ""
         return f"{run.get('message', '')}\nstderr (last {STDERR_EXCERPT} characters):\n{tail}"
     return score["message"]
+
+
+def _stderr_warnings(run_dir: Path) -> int:
+    """Lines of the run's stderr that mention a warning: a diagnostic the agent's own run shows."""
+    stderr = run_dir / "stderr.txt"
+    if not stderr.is_file():
+        return 0
+    return sum("warning" in line.lower() for line in stderr.read_text(errors="replace").splitlines())
 
 
 def make_score(
@@ -162,6 +194,9 @@ def make_score(
         "attempt": attempt,
         "mutant": response.get("mutant"),
         "declared_class": response.get("declared_class"),
+        "strategy": response.get("strategy"),
+        "stage": response.get("stage"),
+        "verdict": response.get("verdict"),
     }
     generation = {
         "backend": response.get("backend"),
@@ -194,8 +229,11 @@ def make_score(
         run_path.parent,
         load_reference(ref_json, ref_h5),
         read_json(calibration_path),
+        manifest_path.parent,
     )
     score["visible_detail"] = _visible_detail(score, run, run_path.parent) if not score["passed"] else ""
+    score["executable"] = {"run", "outputs"} <= {g["name"] for g in score["gates"] if g["passed"]}
+    score["diagnostics"] = {"stderr_warnings": _stderr_warnings(run_path.parent)}
     run_summary = {k: run.get(k) for k in ("status", "rc", "wall_s", "peak_rss_mb", "runtime", "message")}
     write_json(
         out,
@@ -211,16 +249,18 @@ def make_score(
 
 
 def make_final(score_paths: list[Path], out: Path) -> None:
-    """Pick the attempt that stands for the sample and write ``final.json``."""
+    """Pick the attempt that stands for the sample, as its strategy selects, and write ``final.json``."""
     scores = [read_json(p) for p in score_paths]
-    chosen = select_attempt(scores)
+    chosen = get_strategy(scores[0]["strategy"]).select_attempt(scores)
     write_json(
         out,
         {k: chosen[k] for k in ("agent", "suite", "case", "sample", "mutant", "declared_class")}
         | {
             "attempts": len(scores),
             "asked": sum(s["status"] != "skipped" for s in scores),
+            "strategy": chosen["strategy"],
             "selected_attempt": chosen["attempt"],
+            "selected_stage": chosen["stage"],
             "passed": chosen["passed"],
             "failure_class": chosen["failure_class"],
             "error": chosen.get("error"),

@@ -1,10 +1,11 @@
 from snakemake.utils import validate
 
 from simcodebench import rules as steps
+from simcodebench.logs import show_logs
 from simcodebench.plan import Plan
 
-
 validate(config, "../schemas/config.schema.yaml")
+show_logs()
 
 PLAN = Plan.from_config(config)
 
@@ -26,9 +27,8 @@ localrules:
 
 
 def case_files(wildcards):
-    """The case's folder contents, so an edited case reruns what depends on it."""
-    folder = PLAN.case(wildcards.suite, wildcards.case).folder
-    return sorted(str(p) for p in folder.iterdir() if p.is_file())
+    """The case's folder contents (an oracle folder's files too), so an edited case reruns what depends on it."""
+    return PLAN.case_files(wildcards.suite, wildcards.case)
 
 
 def previous_attempt(wildcards):
@@ -36,7 +36,9 @@ def previous_attempt(wildcards):
     attempt = int(wildcards.attempt)
     if attempt == 0:
         return {}
-    sample = PLAN.sample_dir(wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample)
+    sample = PLAN.sample_dir(
+        wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
+    )
     base = f"{sample}/{attempt - 1}"
     return {
         "previous_messages": f"{base}/messages.json",
@@ -48,7 +50,9 @@ def previous_attempt(wildcards):
 def mutant_calibration(wildcards):
     """Mutant agents place their slow mutant past the calibrated time gate."""
     if PLAN.agents[wildcards.agent].backend == "mutant":
-        return {"calibration": f"results/calibration/{wildcards.suite}/{wildcards.case}.json"}
+        return {
+            "calibration": f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
+        }
     return {}
 
 
@@ -62,9 +66,28 @@ def endpoint_resources():
 
 
 def execution_resources(scale=1):
-    """Cluster resources of an execution of the case (``scale`` for several runs in one job)."""
+    """Cluster resources of an execution of the case (``scale`` for several runs in one job): time, memory,
+    cores, MPI ranks with their launcher (``mpi``, only with several ranks) and GPUs (only when asked).
+    """
     return {
         "runtime": lambda wc: scale * PLAN.resources(wc.suite, wc.case)["runtime"],
-        "mem_mb": lambda wc: PLAN.resources(wc.suite, wc.case)["mem_mb"],
-        "cpus_per_task": lambda wc: PLAN.resources(wc.suite, wc.case)["cpus_per_task"],
+        **{
+            name: (lambda wc, name=name: PLAN.resources(wc.suite, wc.case)[name])
+            for name in ("mem_mb", "cpus_per_task", "tasks", "mpi", "gpu")
+        },
     }
+
+
+def execution_group(wildcards):
+    """Short single-rank CPU runs of every case share the group ``short`` (execute and score), so a cluster
+    profile's ``group-components`` batches many samples into one job; other runs go alone.
+    """
+    return "short" if PLAN.grouped(wildcards.suite, wildcards.case) else None
+
+
+def group_slot():
+    """One ``group_slot`` per member of the group ``short``: a profile's ``--resources group_slot=N`` (scoped
+    local) lays out a group job as rounds of N members, so it asks for N members' cores and memory and the
+    sum of its rounds' times.
+    """
+    return {"group_slot": lambda wc: 1 if PLAN.grouped(wc.suite, wc.case) else None}

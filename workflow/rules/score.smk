@@ -10,6 +10,11 @@ rule score:
         "results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/score.json",
     log:
         "results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/score.log",
+    group:
+        execution_group
+    resources:
+        **group_slot(),
+        runtime=2,
     run:
         steps.score(PLAN, wildcards, input, output)
 

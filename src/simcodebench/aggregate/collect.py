@@ -9,6 +9,8 @@ from typing import Any
 
 import pandas as pd
 
+from simcodebench.strategies.best_of_n import select_sample
+
 INFRA = "F-Infra"
 """Infrastructure failure: reported on its own, never counted against a model."""
 
@@ -40,8 +42,17 @@ COLUMNS: dict[str, str] = {
     "latency_s": "float64",
     "message": "object",
     "metrics": "object",
+    "strategy": "object",
+    "stage": "object",
+    "verdict": "object",
+    "executable": "boolean",
+    "stderr_warnings": "Int64",
+    "selected": "bool",
 }
-"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON."""
+"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is
+the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE;
+``executable``: ran and wrote well-formed, finite outputs; ``selected``: the final row of the sample a
+``best_of_n`` agent chose for its case (see :func:`mark_selected`)."""
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -90,6 +101,12 @@ def _row(rec: dict[str, Any], selected: dict[tuple[str, str, str, int], int]) ->
         "latency_s": gen.get("latency_s"),
         "message": rec.get("message") or "",
         "metrics": json.dumps(rec.get("metrics") or {}, sort_keys=True),
+        "strategy": rec.get("strategy"),
+        "stage": rec.get("stage"),
+        "verdict": rec.get("verdict"),
+        "executable": rec.get("executable"),
+        "stderr_warnings": (rec.get("diagnostics") or {}).get("stderr_warnings"),
+        "selected": False,
     }
 
 
@@ -114,4 +131,14 @@ def collect_samples(final_paths: list[Path]) -> pd.DataFrame:
 def _frame(selected: dict[tuple[str, str, str, int], int], score_paths: Iterable[Path]) -> pd.DataFrame:
     rows = [_row(_read(path), selected) for path in score_paths]
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS)).astype(COLUMNS)
-    return frame.sort_values(KEY, ignore_index=True)
+    return mark_selected(frame.sort_values(KEY, ignore_index=True))
+
+
+def mark_selected(frame: pd.DataFrame) -> pd.DataFrame:
+    """Set ``selected`` on the final row of the sample each ``best_of_n`` agent chooses per (suite, case),
+    blind to the reference (:func:`simcodebench.strategies.best_of_n.select_sample`)."""
+    finals = frame[frame["final"] & frame["strategy"].eq("best_of_n")]
+    for _, rows in finals.groupby(["agent", "suite", "case"]):
+        chosen = select_sample(rows.to_dict("records"))
+        frame.loc[rows.index[rows["sample"] == chosen], "selected"] = True
+    return frame

@@ -1,7 +1,9 @@
-"""Markdown tables from the tidy frame: pass rates and pass@k, failure classes, attempts, mutant checks."""
+"""Markdown tables from the tidy frame: pass rates and pass@k, failure classes, attempts, strategy stages
+(Re^4, SMRF), best-of-n selections, mutant checks."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -25,6 +27,33 @@ AGENT_NOTE = (
 STAGE_NOTE = (
     "reached: samples run (not skipped) at this attempt, F-Infra excluded; pass rate: passed / reached; "
     "cumulative: samples passed by this attempt / counted samples (final class not F-Infra)."
+)
+
+STAGES_NOTE = (
+    "asked: samples whose stage made its calls and was scored; skipped: not needed (an earlier pass, an SMRF "
+    "attempt that already executes, a Re^4 early stop); executable: ran and wrote well-formed, finite outputs."
+)
+RE4_NOTE = (
+    "As Re^4's Table 2 and Fig. 2: exec = executable / samples run at the stage (skipped and F-Infra left out); "
+    "error = mean error of the executable samples; pass = passed / run. The sample's final answer is its last "
+    "stage."
+)
+BEST_OF_N_NOTE = (
+    "The sample is chosen blind to the reference: executable first (ran, outputs well-formed and finite), then "
+    "fewer warning lines on stderr, then the shorter wall time, then the lower sample index. pass@k over the "
+    "samples is in the pass-rate table; scores.csv marks the chosen row in `selected`."
+)
+
+FOAM_NOTE = (
+    "As FoamBench's Tables 6-7, over final attempts (F-Infra left out), one row per agent and suite (a split): "
+    "exec = the solver log ends in End; struct = share of the reference case's files present (0/, constant/, "
+    "system/, averaged); file = mean ROUGE-L F1 over the reference files (a missing file scores 0); NMSE = mean "
+    "NMSE score (1 at <= 10%, 0.5 at <= 30%, else 0, and 0 when not run); success = passed (exec and NMSE <= 10%). "
+    "A reply from which no case could be extracted scores 0 in every column."
+)
+CFD_QUERY_NOTE = (
+    "As CFDQuery: accuracy = correct / questions over final attempts (F-Infra left out), with its 95% Wilson "
+    "interval; unanswered = no reply or no option 1-4 in it (counted wrong)."
 )
 
 
@@ -122,6 +151,85 @@ def mutant_stats(frame: pd.DataFrame) -> pd.DataFrame:
     return grouped
 
 
+def _run_at_stage(frame: pd.DataFrame, strategies: tuple[str, ...]) -> pd.DataFrame:
+    """Rows of agents using ``strategies``, with ``executable`` as a plain bool."""
+    rows = frame[frame["strategy"].isin(strategies)].copy()
+    rows["executable"] = rows["executable"].fillna(False).astype(bool)
+    return rows
+
+
+def stage_name_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and named stage of ``re4`` and ``smrf`` agents: asked, skipped, infra, executable, passed."""
+    rows = _run_at_stage(frame, ("re4", "smrf"))
+    out = []
+    for (agent, attempt), at in rows.groupby(["agent", "attempt"]):
+        run = at[at["status"].eq("scored") & at["failure_class"].ne(INFRA)]
+        out.append(
+            {
+                "agent": agent,
+                "strategy": at["strategy"].iloc[0],
+                "attempt": attempt,
+                "stage": at["stage"].iloc[0],
+                "asked": int(at["status"].eq("scored").sum()),
+                "skipped": int(at["status"].eq("skipped").sum()),
+                "infra": int(at["failure_class"].eq(INFRA).sum()),
+                "executable": int(run["executable"].sum()),
+                "passed": int(run["passed"].sum()),
+            }
+        )
+    columns = ["agent", "strategy", "attempt", "stage", "asked", "skipped", "infra", "executable", "passed"]
+    return pd.DataFrame(out, columns=columns)
+
+
+def re4_stage_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Re^4's per-stage numbers per agent and case, plus ``case == "all"`` pooled per agent: samples run at
+    the stage (skipped and F-Infra left out), executed (ran, outputs well-formed and finite), mean error over
+    the executed ones, passed."""
+    rows = _run_at_stage(frame, ("re4",))
+    rows = rows[rows["status"].eq("scored") & rows["failure_class"].ne(INFRA)]
+    rows = rows.assign(case=rows["suite"] + "/" + rows["case"])
+    out = []
+    for keys, at in [*rows.groupby(["agent", "case", "attempt"]), *rows.groupby(["agent", "attempt"])]:
+        agent, case, attempt = keys if len(keys) == 3 else (keys[0], "all", keys[1])
+        executed = at[at["executable"]]
+        out.append(
+            {
+                "agent": agent,
+                "case": case,
+                "attempt": attempt,
+                "stage": at["stage"].iloc[0],
+                "run": len(at),
+                "executed": len(executed),
+                "error": executed["error"].mean(),
+                "passed": int(at["passed"].sum()),
+            }
+        )
+    return pd.DataFrame(out, columns=["agent", "case", "attempt", "stage", "run", "executed", "error", "passed"])
+
+
+def best_of_n_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per ``best_of_n`` agent and case: samples, executable and passed ones, the sample chosen blind to the
+    reference (``selected``) with its final class and whether it passed."""
+    finals = _run_at_stage(_finals(frame), ("best_of_n",))
+    out = []
+    for (agent, suite, case), rows in finals.groupby(["agent", "suite", "case"]):
+        chosen = rows[rows["selected"]].iloc[0]
+        out.append(
+            {
+                "agent": agent,
+                "case": f"{suite}/{case}",
+                "samples": len(rows),
+                "executable": int(rows["executable"].sum()),
+                "passed": int(rows["passed"].sum()),
+                "selected": int(chosen["sample"]),
+                "selected_class": chosen["failure_class"],
+                "selected_passed": bool(chosen["passed"]),
+            }
+        )
+    columns = ["agent", "case", "samples", "executable", "passed", "selected", "selected_class", "selected_passed"]
+    return pd.DataFrame(out, columns=columns)
+
+
 def _cell(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
@@ -209,6 +317,149 @@ def mutant_markdown(frame: pd.DataFrame) -> str:
     return text
 
 
+def _share(part: int, whole: int) -> str:
+    return f"{_pct(part / whole if whole else math.nan)} ({part}/{whole})"
+
+
+def _error(x: float) -> str:
+    return NONE if pd.isna(x) else f"{x:.2e}"
+
+
+def stage_name_markdown(frame: pd.DataFrame) -> str:
+    """Stage table of ``re4`` and ``smrf`` agents (see ``stage_name_stats``)."""
+    header = ["agent", "strategy", "attempt", "stage", "asked", "skipped", "infra (excluded)", "executable", "passed"]
+    rows = [list(r) for r in stage_name_stats(frame).itertuples(index=False)]
+    return _markdown(header, rows, left=4)
+
+
+def re4_stage_markdown(frame: pd.DataFrame) -> str:
+    """Re^4's per-stage table: one row per agent and case, execution success, mean error and pass rate by
+    stage (ans-0, rev-1, rev-2, ...)."""
+    stats = re4_stage_stats(frame)
+    stages = stats.drop_duplicates("attempt").sort_values("attempt")["stage"].tolist()
+    header = ["agent", "case"]
+    for stage in stages:
+        header += [f"{stage} exec", f"{stage} error", f"{stage} pass"]
+    rows = []
+    stats = stats.assign(pooled=stats["case"].eq("all")).sort_values(["agent", "pooled", "case"], kind="stable")
+    for (agent, case), at in stats.groupby(["agent", "case"], sort=False):
+        by_stage = at.set_index("stage")
+        row: list[object] = [agent, case]
+        for stage in stages:
+            if stage not in by_stage.index:
+                row += [NONE, NONE, NONE]
+                continue
+            r = by_stage.loc[stage]
+            row += [
+                _share(int(r["executed"]), int(r["run"])),
+                _error(r["error"]),
+                _share(int(r["passed"]), int(r["run"])),
+            ]
+        rows.append(row)
+    return _markdown(header, rows, left=2)
+
+
+def best_of_n_markdown(frame: pd.DataFrame) -> str:
+    """Best-of-n selection per agent and case (see ``best_of_n_stats``), then the selected pass rate per agent."""
+    stats = best_of_n_stats(frame)
+    header = ["agent", "case", "samples", "executable", "passed", "selected sample", "its class", "selected passed"]
+    rows = [
+        [
+            r.agent,
+            r.case,
+            r.samples,
+            r.executable,
+            r.passed,
+            r.selected,
+            r.selected_class,
+            "yes" if r.selected_passed else "no",
+        ]
+        for r in stats.itertuples()
+    ]
+    text = _markdown(header, rows, left=2)
+    pooled = [
+        [agent, _share(int(at["selected_passed"].sum()), len(at)), _share(int((at["passed"] > 0).sum()), len(at))]
+        for agent, at in stats.groupby("agent")
+    ]
+    return text + "\n" + _markdown(["agent", "selected passes (cases)", "any sample passes (cases)"], pooled)
+
+
+def _metric(frame: pd.DataFrame, name: str) -> pd.Series:
+    """Metric ``name`` of each row (from the ``metrics`` JSON column), NaN where the row has none."""
+    return frame["metrics"].map(lambda text: json.loads(text).get(name)).astype("float64")
+
+
+def _suites_with(frame: pd.DataFrame, name: str) -> list[str]:
+    """Suites whose scores carry metric ``name`` (the paper tables follow the metrics, whatever a suite is called)."""
+    return sorted(frame.loc[_metric(frame, name).notna(), "suite"].unique())
+
+
+def foambench_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """FoamBench's columns per agent and suite (split) over counted final attempts: exec, struct, file, NMSE
+    score and success as means; a missing diagnostic or NMSE score (no case extracted, not run) counts 0."""
+    counted = _counted(frame)
+    counted = counted[counted["suite"].isin(_suites_with(frame, "struct"))]
+    columns = {
+        "exec": counted["run_status"].eq("ok").astype(float),
+        "struct": _metric(counted, "struct").fillna(0.0),
+        "file": _metric(counted, "file").fillna(0.0),
+        "nmse": _metric(counted, "nmse_score").fillna(0.0),
+        "success": counted["passed"].astype(float),
+    }
+    table = counted[["agent", "suite"]].assign(**columns)
+    stats = table.groupby(["agent", "suite"], as_index=False).agg(
+        samples=("exec", "size"), **{name: (name, "mean") for name in columns}
+    )
+    return stats[["agent", "suite", "samples", *columns]]
+
+
+def cfd_query_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """CFDQuery's accuracy per agent and suite over counted final attempts, with its 95% Wilson interval; an
+    unparsable or missing answer is wrong."""
+    counted = _counted(frame)
+    counted = counted[counted["suite"].isin(_suites_with(frame, "correct"))]
+    counted = counted.assign(correct=_metric(counted, "correct").fillna(0.0).astype(int))
+    rows = []
+    for (agent, suite), at in counted.groupby(["agent", "suite"]):
+        n, correct = len(at), int(at["correct"].sum())
+        low, high = wilson_interval(correct, n)
+        unparsed = int(at["failure_class"].isin(["F-Extract", "F-NoResponse"]).sum())
+        rows.append(
+            {
+                "agent": agent,
+                "suite": suite,
+                "questions": n,
+                "correct": correct,
+                "unanswered": unparsed,
+                "accuracy": correct / n if n else math.nan,
+                "low": low,
+                "high": high,
+            }
+        )
+    columns = ["agent", "suite", "questions", "correct", "unanswered", "accuracy", "low", "high"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def foambench_markdown(frame: pd.DataFrame) -> str:
+    """FoamBench's table (Tables 6-7 of the paper): exec / struct / file / NMSE / success per agent and split."""
+    header = ["agent", "suite (split)", "samples", "exec", "struct", "file", "NMSE", "success"]
+    rows = [
+        [r.agent, r.suite, r.samples, *(f"{v:.3f}" for v in (r.exec, r.struct, r.file, r.nmse, r.success))]
+        for r in foambench_stats(frame).itertuples()
+    ]
+    return _markdown(header, rows, left=2)
+
+
+def cfd_query_markdown(frame: pd.DataFrame) -> str:
+    """CFDQuery's accuracy per agent and suite."""
+    header = ["agent", "suite", "questions", "correct", "unanswered", "accuracy [95% CI]"]
+    rows = [
+        [r.agent, r.suite, r.questions, r.correct, r.unanswered, _ci(r.accuracy, r.low, r.high)]
+        for r in cfd_query_stats(frame).itertuples()
+    ]
+    return _markdown(header, rows, left=2)
+
+
 def suite_matrix_markdown(frame: pd.DataFrame) -> str:
     """Pass rate per agent (rows) and suite (columns), as ``rate (passed/counted)``."""
     suites = sorted(frame["suite"].unique())
@@ -224,6 +475,17 @@ def _sections(frame: pd.DataFrame) -> str:
     text = f"## Pass rates\n\n{agent_markdown(frame)}\n{AGENT_NOTE}\n\n"
     text += f"## Failure classes (final attempts)\n\n{failure_class_markdown(frame)}\n"
     text += f"## Attempts\n\n{stage_markdown(frame)}\n{STAGE_NOTE}\n"
+    strategies = set(frame["strategy"].dropna())
+    if strategies & {"re4", "smrf"}:
+        text += f"\n## Stages\n\n{stage_name_markdown(frame)}\n{STAGES_NOTE}\n"
+    if "re4" in strategies:
+        text += f"\n## Re^4 stages: execution success and error\n\n{re4_stage_markdown(frame)}\n{RE4_NOTE}\n"
+    if "best_of_n" in strategies:
+        text += f"\n## Best-of-n selection\n\n{best_of_n_markdown(frame)}\n{BEST_OF_N_NOTE}\n"
+    if _suites_with(frame, "struct"):
+        text += f"\n## FoamBench: exec / struct / file / NMSE / success\n\n{foambench_markdown(frame)}\n{FOAM_NOTE}\n"
+    if _suites_with(frame, "correct"):
+        text += f"\n## CFDQuery accuracy\n\n{cfd_query_markdown(frame)}\n{CFD_QUERY_NOTE}\n"
     if frame["mutant"].notna().any():
         text += f"\n## Mutants: declared vs observed class\n\n{mutant_markdown(frame)}"
     return text

@@ -1,8 +1,9 @@
 """Content-addressed cache of LLM replies, so no reply is ever requested twice unless forced.
 
 An entry lives at ``root/<key[:2]>/<key>.json``, written atomically and read-only. The key hashes what
-decides the reply: the agent config (minus :data:`IGNORED_AGENT_KEYS`), the messages, the sample and the
-attempt. Forcing a new reply keeps the old entry beside it as ``<key>.<UTC timestamp>.json``.
+decides the reply: the calling role and its settings (the agent's with the role's overrides, minus
+:data:`IGNORED_AGENT_KEYS`), the messages, the sample and the attempt. Forcing a new reply keeps the old
+entry beside it as ``<key>.<UTC timestamp>.json``.
 """
 
 from __future__ import annotations
@@ -14,17 +15,34 @@ from typing import Any
 
 from simcodebench.io import canonical_json, read_json, sha256_text, write_json
 
-IGNORED_AGENT_KEYS = frozenset({"samples", "price", "timeout_s", "max_retries", "backoff_s", "api_key_env", "strategy"})
-"""Agent keys that do not change a reply: bookkeeping, transport and the strategy (which shapes the
-messages and the attempt number, both hashed on their own)."""
+IGNORED_AGENT_KEYS = frozenset(
+    {
+        "samples",
+        "attempts",
+        "price",
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "api_key_env",
+        "strategy",
+        "roles",
+        "leak_thresholds",
+        "early_stop",
+    }
+)
+"""Agent keys that do not change a reply: bookkeeping, transport and the strategy with its options (which
+shape the messages, the role and the attempt number, all hashed on their own)."""
 
 _KEY = re.compile(r"[0-9a-f]{64}")
 
 
-def reply_key(agent: dict[str, Any], messages: list[dict[str, Any]], sample: int, attempt: int) -> str:
-    """The hex SHA-256 naming the reply to ``messages`` from ``agent`` for this sample and attempt."""
+def reply_key(
+    agent: dict[str, Any], messages: list[dict[str, Any]], sample: int, attempt: int, role: str = "programmer"
+) -> str:
+    """The hex SHA-256 naming the reply to ``messages`` from ``role`` with settings ``agent`` for this sample
+    and attempt."""
     config = {name: value for name, value in agent.items() if name not in IGNORED_AGENT_KEYS}
-    payload = {"agent": config, "messages": messages, "sample": sample, "attempt": attempt}
+    payload = {"agent": config, "role": role, "messages": messages, "sample": sample, "attempt": attempt}
     return sha256_text(canonical_json(payload))
 
 

@@ -1,4 +1,8 @@
-"""The ``replay`` backend: recorded replies from a JSONL file, one object per reply."""
+"""The ``replay`` backend: recorded replies from a JSONL file, one object per reply.
+
+A line's optional ``role`` names the strategy role it answers (default ``programmer``); a code-writing role
+without a line of its own (for example SMRF's ``corrector``) takes the ``programmer`` line of its attempt.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,15 @@ from typing import Any
 from ..errors import InputError
 
 REQUIRED_FIELDS = {"suite": str, "case": str, "sample": int, "attempt": int, "response": str}
+DEFAULT_ROLE = "programmer"
+
+Key = tuple[str, str, int, int, str]
 
 
 @cache
-def load_replay(path: Path) -> dict[tuple[str, str, int, int], dict[str, Any]]:
-    """Index a replay file by ``(suite, case, sample, attempt)``; extra keys of each line are kept."""
-    index: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+def load_replay(path: Path) -> dict[Key, dict[str, Any]]:
+    """Index a replay file by ``(suite, case, sample, attempt, role)``; extra keys of each line are kept."""
+    index: dict[Key, dict[str, Any]] = {}
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -37,18 +44,30 @@ def load_replay(path: Path) -> dict[tuple[str, str, int, int], dict[str, Any]]:
                         "is missing" if value is None else f"is not a {kind.__name__}",
                         f"give '{key}' as a {kind.__name__}",
                     )
-            key = (entry["suite"], entry["case"], entry["sample"], entry["attempt"])
+            role = entry.get("role", DEFAULT_ROLE)
+            if not isinstance(role, str):
+                raise InputError(path, f"line {number}.role", "is not a str", "give 'role' as a role name")
+            key = (entry["suite"], entry["case"], entry["sample"], entry["attempt"], role)
             if key in index:
                 raise InputError(
                     path,
                     f"line {number}",
-                    f"repeats suite/case/sample/attempt {key}",
-                    "keep one reply per (suite, case, sample, attempt)",
+                    f"repeats suite/case/sample/attempt/role {key}",
+                    "keep one reply per (suite, case, sample, attempt, role)",
                 )
             index[key] = entry
     return index
 
 
-def replay_reply(path: Path, suite: str, case: str, sample: int, attempt: int) -> dict[str, Any] | None:
-    """The recorded line for this attempt, or None (recorded as "no response", not a harness error)."""
-    return load_replay(Path(path).resolve()).get((suite, case, sample, attempt))
+def replay_reply(
+    path: Path, suite: str, case: str, sample: int, attempt: int, role: str = DEFAULT_ROLE, writes_code: bool = True
+) -> dict[str, Any] | None:
+    """The recorded line for this attempt and role, or None (recorded as "no response", not a harness error).
+
+    A code-writing role falls back to the attempt's ``programmer`` line.
+    """
+    index = load_replay(Path(path).resolve())
+    entry = index.get((suite, case, sample, attempt, role))
+    if entry is None and writes_code:
+        entry = index.get((suite, case, sample, attempt, DEFAULT_ROLE))
+    return entry

@@ -27,9 +27,12 @@ class RunRequest:
     wall_s: float
     mem_mb: int
     cpus: int = 1
+    gpus: int = 0
     path_prefix: tuple[Path, ...] = ()
     extra_env: dict[str, str] = field(default_factory=dict)
     output_cap_bytes: int = 10 * 1024 * 1024
+    outer_launcher: tuple[str, ...] = ()
+    """An MPI launcher a runtime puts outside its container (Apptainer: ``mpiexec -n N apptainer exec ...``)."""
 
 
 @dataclass

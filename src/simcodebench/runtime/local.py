@@ -33,10 +33,13 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def limited_command(request: RunRequest) -> list[str]:
-    """``request.command`` wrapped in ``prlimit`` for the address-space limit and no core dumps."""
-    limit = request.mem_mb * 1024 * 1024
-    return ["prlimit", f"--as={limit}", "--core=0", "--", *request.command]
+def limited_command(request: RunRequest, nproc: int | None = None) -> list[str]:
+    """``request.command`` wrapped in ``prlimit`` for the address-space limit, no core dumps and, when given,
+    at most ``nproc`` processes and threads."""
+    limits = [f"--as={request.mem_mb * 1024 * 1024}", "--core=0"]
+    if nproc is not None:
+        limits.append(f"--nproc={nproc}")
+    return ["prlimit", *limits, "--", *request.command]
 
 
 def execute(request: RunRequest, runtime: str = "local", command: list[str] | None = None) -> RunResult:

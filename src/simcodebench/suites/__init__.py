@@ -8,6 +8,12 @@ A scorer module provides:
   wrote under ``run_dir`` (as ``case.visible.contract`` describes them) and measure their error;
 - ``plot_comparison(case, run_dir, reference, png: Path) -> bool``: draw the sample's fields beside the
   reference and their difference; return False where the case has no field to draw.
+
+and optionally ``diagnose(case, solution_dir) -> dict`` (diagnostics of the extracted artifact, never gating),
+``MUTANT_OPERATIONS`` (mutant operations on the suite's artifacts, see :mod:`simcodebench.mutants`),
+``prepare_run(case, run_dir)`` (files the harness puts next to the solution in the sandbox, such as a runner)
+and ``oracle_source(case) -> str`` (the case's oracle, when the suite builds it instead of reading
+``hidden.oracle`` as it is).
 """
 
 from __future__ import annotations
@@ -15,7 +21,13 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-SCORERS = {"re4": "simcodebench.suites.re4.scorer"}
+SCORERS = {
+    "re4": "simcodebench.suites.re4.scorer",
+    "cfd-code": "simcodebench.suites.cfd_code.scorer",
+    "cfd-query": "simcodebench.suites.cfd_query.scorer",
+    "foam": "simcodebench.suites.foam.scorer",
+    "fem": "simcodebench.suites.fem.scorer",
+}
 
 
 def get_scorer(name: str) -> ModuleType:

@@ -1,0 +1,1 @@
+"""CFDLLMBench's CFDCodeBench as the ``cfd-code`` suite: NMSE scoring, reference solvers and the scorer."""

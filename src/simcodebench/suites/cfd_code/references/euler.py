@@ -1,0 +1,24 @@
+"""Sod's shock tube on [-1, 1] (diaphragm at 0) at t = 0.25: the exact Riemann solution.
+
+Before t ~ 0.5 no wave reaches the reflective ends, so the solution is that of the unbounded Riemann problem.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcodebench.suites.re4.sod import sod_exact
+
+from .solution import Solution
+
+
+def shock_tube(points: int = 81, t_end: float = 0.25, gamma: float = 1.4) -> Solution:
+    """rho, u and the total energy per unit mass ``E = p / ((gamma - 1) rho) + u^2 / 2``."""
+    x = np.linspace(-1.0, 1.0, points)
+    rho, u, p = sod_exact(x, t_end, gamma=gamma, x0=0.0)
+    energy = p / ((gamma - 1.0) * rho) + 0.5 * u**2
+    return Solution(
+        coords={"x": x},
+        fields={"rho": rho, "u": u, "E": energy},
+        method="exact Riemann solution (Toro ch. 4), no wave reaches the walls by t = 0.25",
+    )

@@ -1,0 +1,204 @@
+"""Scorer of the cfd-code suite (CFDCodeBench): references, NMSE of a run's final-time fields, comparison plots.
+
+A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and their options::
+
+    scoring:
+      kind: fields
+      axes: [y, x]                 # grid names, in the order of the array axes
+      fields:                      # the saved variables and their options
+        u: {}
+        p: {gauge: mean, interior: true, scale: 1.0}
+      periodic: {x: 10.0}          # optional: wrap these axes when interpolating
+      upstream: {transpose: true}  # optional: the upstream array's layout (legacy mode)
+      mode: coords                 # coords (default) or legacy
+
+``coords`` reads ``solution.npz`` (the output contract: each variable and the grid arrays) and interpolates
+the sample at the reference nodes; ``legacy`` reads ``<var>_<case>.npy`` or ``<var>.npy`` files as the
+released code wrote them and resamples by index. The error is the worst per-variable NMSE, so the accuracy
+gate (fixed at 0.10) passes only when every variable scores 1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcodebench.cases import Case
+from simcodebench.contract import ContractViolation, load_outputs
+from simcodebench.evaluation import Evaluation
+from simcodebench.references import Reference
+
+from . import nmse as metric
+from .references import generate
+
+Fields = dict[str, np.ndarray]
+
+
+def generate_reference(case: Case) -> Reference:
+    """Run the generator that ``case.hidden.reference`` names; store the fields and the grid arrays."""
+    spec = case.hidden.reference
+    params = dict(spec.get("params", {}))
+    solution = generate(spec["generator"], params)
+    return Reference(
+        fields={**solution.coords, **solution.fields},
+        scalars={key: float(value) for key, value in solution.meta.items()},
+        meta={"method": solution.method, "generator": spec["generator"], "params": params},
+    )
+
+
+def _scoring(case: Case) -> dict[str, Any]:
+    scoring = case.hidden.scoring
+    if scoring["kind"] != "fields":
+        raise KeyError(f"{case.key}: no cfd-code scoring kind '{scoring['kind']}'; known: ['fields']")
+    return scoring
+
+
+def _variables(case: Case) -> dict[str, dict[str, Any]]:
+    return {name: dict(options or {}) for name, options in _scoring(case)["fields"].items()}
+
+
+def _merged(outputs: dict[str, Fields]) -> Fields:
+    return {name: array for arrays in outputs.values() for name, array in arrays.items()}
+
+
+def on_reference_grid(case: Case, fields: Fields, reference: Reference) -> Fields:
+    """Every variable of the sample interpolated at the reference nodes (``coords`` mode).
+
+    Raises :class:`~.nmse.GridError` when a grid is missing, inconsistent or does not cover the domain.
+    """
+    scoring = _scoring(case)
+    axes = list(scoring["axes"])
+    for name in axes:
+        if name not in fields:
+            raise metric.GridError(f"the grid array '{name}' is missing")
+    sample_axes = [fields[name] for name in axes]
+    reference_axes = [reference.fields[name] for name in axes]
+    periods = {name: float(period) for name, period in (scoring.get("periodic") or {}).items()}
+    return {
+        name: metric.sample_on_grid(fields[name], sample_axes, reference_axes, axes, periods)
+        for name in _variables(case)
+    }
+
+
+def _evaluate_coords(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    try:
+        fields = _merged(load_outputs(case.visible.contract, run_dir))
+        sampled = on_reference_grid(case, fields, reference)
+    except ContractViolation as violation:
+        return violation.as_evaluation()
+    except metric.GridError as exc:
+        return Evaluation(outcome="format", message=str(exc))
+    errors = {}
+    for name, options in _variables(case).items():
+        errors[name] = metric.field_nmse(
+            reference.fields[name],
+            sampled[name],
+            gauge=options.get("gauge"),
+            interior=bool(options.get("interior", False)),
+            scale=options.get("scale"),
+        )
+    return _verdict(errors)
+
+
+def upstream_layout(case: Case, array: np.ndarray) -> np.ndarray:
+    """A reference field in the layout of the upstream array (``upstream.transpose`` / ``upstream.shape``)."""
+    layout = _scoring(case).get("upstream") or {}
+    if layout.get("transpose"):
+        array = array.T
+    if layout.get("shape"):
+        array = array.reshape(layout["shape"])
+    return array
+
+
+def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
+    for candidate in (run_dir / f"{name}_{case.id}.npy", run_dir / f"{name}.npy"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    errors = {}
+    for name in _variables(case):
+        path = _legacy_file(case, run_dir, name)
+        if path is None:
+            return Evaluation(outcome="missing", message=f"{name}_{case.id}.npy (or {name}.npy) was not written")
+        try:
+            sample = np.load(path, allow_pickle=False)
+            errors[name] = metric.legacy_nmse(upstream_layout(case, reference.fields[name]), np.real(sample))
+        except (OSError, ValueError) as exc:
+            return Evaluation(outcome="format", message=f"{path.name}: {exc}")
+    return _verdict(errors)
+
+
+def _verdict(errors: dict[str, float]) -> Evaluation:
+    worst = max(errors.values())
+    metrics = {f"nmse_{name}": value for name, value in errors.items()}
+    metrics |= {f"score_{name}": metric.nmse_score(value) for name, value in errors.items()}
+    metrics["score"] = metric.nmse_score(worst)
+    if not np.isfinite(worst):
+        return Evaluation(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
+    return Evaluation(outcome="ok", error=worst, metrics=metrics)
+
+
+def evaluate(case: Case, run_dir: Path, reference: Reference, mode: str | None = None) -> Evaluation:
+    """Read the run's outputs under ``run_dir`` and measure the worst per-variable NMSE against ``reference``.
+
+    ``mode`` is ``coords`` or ``legacy``; by default the case's ``hidden.scoring.mode`` (``coords``).
+    """
+    mode = mode or _scoring(case).get("mode", "coords")
+    if mode == "coords":
+        return _evaluate_coords(case, Path(run_dir), reference)
+    if mode == "legacy":
+        return _evaluate_legacy(case, Path(run_dir), reference)
+    raise ValueError(f"{case.key}: unknown comparison mode '{mode}' (coords or legacy)")
+
+
+def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+    """Draw, per variable, the sample (on the reference grid), the reference and their difference to ``png``.
+
+    2-D fields are images side by side, 1-D fields curves. Returns False, drawing nothing, when the outputs
+    cannot be read or put on the reference grid.
+    """
+    try:
+        fields = _merged(load_outputs(case.visible.contract, Path(run_dir)))
+        sampled = on_reference_grid(case, fields, reference)
+    except (ContractViolation, metric.GridError):
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    axes_names = list(_scoring(case)["axes"])
+    coords = [reference.fields[name] for name in axes_names]
+    figure, rows = plt.subplots(len(sampled), 3, figsize=(14, 3.8 * len(sampled)), squeeze=False)
+    for row, (name, sample) in zip(rows, sampled.items(), strict=True):
+        truth = reference.fields[name]
+        panels = (
+            (sample, f"sample {name}"),
+            (truth, f"reference {name}"),
+            (sample - truth, f"{name}: sample - reference"),
+        )
+        for axis, (data, title) in zip(row, panels, strict=True):
+            if data.ndim == 2:
+                extent = [coords[1][0], coords[1][-1], coords[0][0], coords[0][-1]]
+                image = axis.imshow(
+                    data, origin="lower", extent=extent, aspect="auto", cmap="RdBu_r" if "-" in title else "viridis"
+                )
+                figure.colorbar(image, ax=axis)
+                axis.set_xlabel(axes_names[1])
+                axis.set_ylabel(axes_names[0])
+            else:
+                axis.plot(coords[0], data, color="C3" if "-" in title else "C0")
+                axis.set_xlabel(axes_names[0])
+                axis.grid(alpha=0.3)
+            axis.set_title(title)
+    figure.suptitle(f"{case.key}: {case.title}")
+    figure.tight_layout()
+    Path(png).parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(png, dpi=90)
+    plt.close(figure)
+    return True

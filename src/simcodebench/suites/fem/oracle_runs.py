@@ -1,0 +1,66 @@
+"""Running the fem oracle outside the pipeline's sandbox runs: for numerical references and the refinement filter.
+
+A run lays out a directory exactly as the execute step does (the oracle as ``solver.py`` or ``solver.cc``, the
+runner or the CMake project, ``case_spec.json``), with the oracle configured by ``config``, compiles it where the
+suite has a build step, and starts it in the case's environment (local runtime, the case's MPI ranks). Unlike a
+timed run it keeps compiled forms in a cache shared by every oracle run (:func:`jit_cache`), since nothing here
+is timed and the oracle is trusted.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcodebench.cases import Case
+from simcodebench.compiled import build_program
+from simcodebench.envs import envs_root
+from simcodebench.errors import InfrastructureError
+from simcodebench.evaluation import Evaluation
+
+from . import grid, harness
+from .outputs import load_field
+
+
+def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> np.ndarray:
+    """The oracle's grid field under ``config`` (a discretisation); raise when the run fails."""
+    from simcodebench.execution import build_request
+    from simcodebench.runtime import run
+
+    work = Path(tempfile.mkdtemp(prefix=f"fem-{case.id}-")) if keep is None else keep
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        (work / case.suite.data["extraction"]["filename"]).write_text(
+            harness.configured_oracle(case, config), encoding="utf-8"
+        )
+        harness.prepare_run(case, work)
+        request = build_request(case, work)
+        request = replace(request, extra_env={**request.extra_env, "XDG_CACHE_HOME": str(jit_cache(case))})
+        built = build_program(case, request, "local")
+        result = built if built is not None and built.status != "ok" else run(request, "local")
+        if result.status != "ok":
+            stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:]
+            raise InfrastructureError(f"{case.key}: oracle run with {config} ended {result.status}: {stderr}")
+        field = load_field(work, grid.shape(harness.case_spec(case)["eval_grid"]))
+        if isinstance(field, Evaluation):
+            raise InfrastructureError(f"{case.key}: the oracle's outputs with {config}: {field.message}")
+        return field
+    finally:
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def jit_cache(case: Case) -> Path:
+    """The compiled-form cache of the oracle's untimed runs: ``.envs/<environment>-oracle-cache``."""
+    return envs_root() / f"{case.suite.environment}-oracle-cache"
+
+
+def level_configs(case: Case) -> list[dict[str, Any]]:
+    """L0 (the calibration configuration), L1 and L2 (the reference) of a ``refined`` case."""
+    params = case.hidden.reference["params"]
+    return [params["oracle"], params["intermediate"], params["reference"]]

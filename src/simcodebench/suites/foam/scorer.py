@@ -1,0 +1,149 @@
+"""Scorer of the foam suite (FoamBench on real OpenFOAM).
+
+Reference generator ``openfoam_run``: the oracle case (the tutorial-derived case in the case folder) is run in the
+suite's OpenFOAM environment exactly as a sample is (``Allrun``, then the cell centres), and the fields U, p, T
+and rho of its last time directory are stored at its cell centres with that time. Scoring kind ``field_nmse``: the
+sample's time nearest the reference's last time is read, and the error is the mean NMSE over the fields both
+have, at the reference cell centres (see :mod:`.compare`). Diagnostics of the case files themselves, whether or
+not they ran: ``struct`` and ``file`` (see :mod:`.similarity`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply, write_solution
+from simcodebench.cases import Case
+from simcodebench.evaluation import Evaluation
+from simcodebench.execution import execute_solution
+from simcodebench.multifile import read_tree
+from simcodebench.references import Reference
+
+from .compare import compare_fields, nmse_score, same_mesh, sample_at
+from .fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
+from .mutants import MUTANT_OPERATIONS
+from .similarity import similarity
+
+__all__ = ["MUTANT_OPERATIONS", "diagnose", "evaluate", "generate_reference", "plot_comparison"]
+
+GENERATOR = "openfoam_run"
+REFERENCE_RUNTIME = "local"
+"""The oracle is ours and trusted: its reference run needs no sandbox."""
+LOG_TAIL = 3000
+
+
+def _stderr_tail(run_dir: Path) -> str:
+    logs = sorted(run_dir.glob("log.*")) + [run_dir / "stderr.txt"]
+    return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-LOG_TAIL:]}" for p in logs if p.is_file())
+
+
+def generate_reference(case: Case) -> Reference:
+    """Run the oracle case and keep the last time's fields at its cell centres."""
+    if case.hidden.reference["generator"] != GENERATOR:
+        raise KeyError(f"{case.key}: no foam reference generator '{case.hidden.reference['generator']}'")
+    with tempfile.TemporaryDirectory(prefix="simcodebench-foam-reference-") as tmp:
+        solution, run_dir = Path(tmp) / "solution", Path(tmp) / "run"
+        write_solution(extract_files(case, oracle_reply(case)), solution)
+        result = execute_solution(case, solution, run_dir, REFERENCE_RUNTIME)
+        if result.status != "ok":
+            raise RuntimeError(f"{case.key}: the oracle case did not run ({result.message})\n{_stderr_tail(run_dir)}")
+        times = time_dirs(run_dir)
+        last = max(times)
+        centres = cell_centres(run_dir)
+        fields = read_fields(times[last], len(centres))
+    if not fields:
+        raise RuntimeError(f"{case.key}: the oracle's last time {last:g} holds none of {COMPARED}")
+    return Reference(
+        scalars={"time": last, "cells": len(centres), "fields": sorted(fields)},
+        fields={"C": centres, **fields},
+        meta={
+            "method": f"OpenFOAM run of the oracle case ({case.suite.environment}), fields at its last time",
+            "wall_s": result.wall_s,
+            "run": result.message,
+        },
+    )
+
+
+def _sample(run_dir: Path, reference: Reference) -> tuple[float, np.ndarray, dict[str, np.ndarray]] | Evaluation:
+    """The sample's time nearest the reference's, its cell centres and its compared fields (or why not)."""
+    times = time_dirs(run_dir)
+    if not times:
+        return Evaluation(outcome="missing", message="the case has no time directory")
+    target = float(reference.scalars["time"])
+    chosen = min(times, key=lambda t: (abs(t - target), -t))
+    try:
+        centres = cell_centres(run_dir)
+        fields = read_fields(times[chosen], len(centres), tuple(reference.scalars["fields"]))
+    except FieldReadError as exc:
+        return Evaluation(outcome="format", message=str(exc))
+    if not fields:
+        wanted = ", ".join(reference.scalars["fields"])
+        return Evaluation(outcome="missing", message=f"time {chosen:g} holds none of the reference's fields ({wanted})")
+    bad = sorted(name for name, values in fields.items() if not np.all(np.isfinite(values)))
+    if bad:
+        return Evaluation(outcome="nonfinite", message=f"time {chosen:g}: non-finite values in {', '.join(bad)}")
+    return chosen, centres, fields
+
+
+def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Mean NMSE of the sample's fields against the reference, at the reference cell centres."""
+    sample = _sample(Path(run_dir), reference)
+    if isinstance(sample, Evaluation):
+        return sample
+    chosen, centres, fields = sample
+    ref_fields = {name: reference.fields[name] for name in reference.scalars["fields"]}
+    errors, interpolated = compare_fields(reference.fields["C"], ref_fields, centres, fields)
+    mean = float(np.mean(list(errors.values())))
+    metrics = {f"nmse_{name}": value for name, value in errors.items()}
+    metrics |= {
+        "nmse": mean,
+        "nmse_score": nmse_score(mean),
+        "fields_compared": float(len(errors)),
+        "sample_time": chosen,
+        "time_offset": chosen - float(reference.scalars["time"]),
+        "interpolated": float(interpolated),
+    }
+    return Evaluation(outcome="ok", error=mean, metrics=metrics)
+
+
+def diagnose(case: Case, solution_dir: Path) -> dict[str, float]:
+    """FoamBench's ``struct`` and ``file`` of the extracted case against the oracle case."""
+    return similarity(oracle_artifact(case), read_tree(Path(solution_dir)))
+
+
+def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+    """Sample, reference and difference of each compared field (magnitude of vectors) at the reference centres."""
+    sample = _sample(Path(run_dir), reference)
+    if isinstance(sample, Evaluation):
+        return False
+    _, centres, fields = sample
+    ref_centres = reference.fields["C"]
+    names = sorted(set(fields) & set(reference.scalars["fields"]))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(len(names), 3, figsize=(14, 3.4 * len(names)), squeeze=False)
+    x, y = ref_centres[:, 0], ref_centres[:, 1]
+    for row, name in zip(axes, names, strict=True):
+        values = fields[name] if same_mesh(ref_centres, centres) else sample_at(centres, fields[name], ref_centres)
+        ref, got = reference.fields[name], values
+        if ref.ndim == 2:
+            ref, got, label = np.linalg.norm(ref, axis=1), np.linalg.norm(got, axis=1), f"|{name}|"
+        else:
+            label = name
+        for axis, data, title in ((row[0], got, "sample"), (row[1], ref, "reference"), (row[2], got - ref, "diff")):
+            points = axis.scatter(x, y, c=data, s=6, cmap="coolwarm" if title == "diff" else "viridis")
+            figure.colorbar(points, ax=axis)
+            axis.set_title(f"{label}: {title}")
+            axis.set_aspect("equal", adjustable="datalim")
+    figure.suptitle(f"{case.key}: {case.title} (at the reference cell centres)")
+    figure.tight_layout()
+    Path(png).parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(png, dpi=90)
+    plt.close(figure)
+    return True

@@ -1,0 +1,47 @@
+"""Shared helpers of the cfd-code tests: the suite's cases, cached references and the upstream arrays."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcodebench.cases import Case, get_case
+from simcodebench.references import Reference
+from simcodebench.suites.cfd_code import scorer
+
+REPO = Path(__file__).resolve().parents[1]
+UPSTREAM = REPO.parent / "shared" / "upstream" / "cfdllmbench" / "solution"
+# References that take more than 20 s on one core (a fine Navier-Stokes run, a 4x refined cylinder run).
+SLOW = {"2D_Navier_Stokes_Cavity", "Flow_Past_Circular_Cylinder"}
+
+
+def case(case_id: str) -> Case:
+    """A case of the cfd-code suite."""
+    return get_case("cfd-code", case_id, root=REPO / "cases")
+
+
+def case_ids() -> list[str]:
+    """Every case id of the suite, sorted."""
+    return sorted(p.parent.name for p in (REPO / "cases" / "cfd-code").glob("*/case.yaml"))
+
+
+def param_ids() -> list:
+    """Case ids as pytest params, the slow ones marked ``slow``."""
+    return [pytest.param(cid, marks=pytest.mark.slow) if cid in SLOW else cid for cid in case_ids()]
+
+
+@cache
+def reference(case_id: str) -> Reference:
+    """The case's reference, generated once per test session."""
+    return scorer.generate_reference(case(case_id))
+
+
+def upstream(var: str, case_id: str) -> np.ndarray:
+    """The upstream array ``<var>_<case>.npy``; skips the test when the upstream data are absent."""
+    path = UPSTREAM / f"{var}_{case_id}.npy"
+    if not path.is_file():
+        pytest.skip(f"upstream data absent: {path}")
+    return np.load(path)

@@ -1,0 +1,61 @@
+"""A solver environment exists three ways (local provisioning, conda, Apptainer image): the versions agree."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from pipeline import REPO
+
+from simcodebench.envs import APT_ENVIRONMENTS, ENVIRONMENTS, MIN_PYTHON, PYTHON_PACKAGES
+
+CONFIG_SCHEMA = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+IMAGE_ENVIRONMENTS = CONFIG_SCHEMA["properties"]["images"]["propertyNames"]["enum"]
+
+
+def _definition(name: str) -> str:
+    return (REPO / "containers" / f"{name}.def").read_text()
+
+
+def _base_image(definition: str) -> str:
+    return re.search(r"^From:\s*(\S+)", definition, re.MULTILINE).group(1)
+
+
+def _pip_pins(definition: str) -> dict[str, str]:
+    return dict(re.findall(r"\b([A-Za-z0-9_.-]+)==([0-9][^\s\\]*)", definition))
+
+
+def test_python_pins_agree_across_envs_conda_and_image():
+    local = dict(p.split("==") for p in PYTHON_PACKAGES)
+    conda = yaml.safe_load((REPO / "workflow" / "envs" / "python.yaml").read_text())["dependencies"]
+    conda_pins = dict(d.split("=") for d in conda)
+    assert _pip_pins(_definition("python")) == local
+    assert {k: v for k, v in conda_pins.items() if k != "python"} == local
+    image_python = re.match(r"python:(\d+\.\d+)\.", _base_image(_definition("python"))).group(1)
+    assert image_python == conda_pins["python"]
+
+
+@pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
+def test_each_local_recipe_matches_its_image(name):
+    definition = _definition(name)
+    packages = ENVIRONMENTS[name]
+    if name in APT_ENVIRONMENTS:  # Debian packages: the image installs every one of them
+        installed = " ".join(re.findall(r"apt-get install[^\n]*(?:\\\n[^\n]*)*", definition))
+        assert all(re.search(rf"(^|\s){re.escape(p)}(=|\s|$)", installed) for p in packages), packages
+    else:
+        assert _pip_pins(definition) == dict(p.split("==") for p in packages)
+        minimum = MIN_PYTHON.get(name)
+        if minimum:
+            image_python = re.match(r"python:(\d+)\.(\d+)\.", _base_image(definition)).groups()
+            assert tuple(map(int, image_python)) >= minimum
+
+
+@pytest.mark.parametrize("name", IMAGE_ENVIRONMENTS)
+def test_every_environment_has_a_pinned_image_with_a_test(name):
+    definition = _definition(name)
+    assert re.search(r"^Bootstrap:\s*docker$", definition, re.MULTILINE)
+    base = _base_image(definition)
+    assert ":" in base and not base.endswith((":latest", ":stable")), base
+    assert "%test" in definition
+    assert f"org.simcodebench.environment {name}" in definition

@@ -1,0 +1,165 @@
+"""The apptainer runtime's command line, and how ``runtime: auto`` chooses among apptainer, bwrap and local."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from simcodebench import runtime
+from simcodebench.errors import InfrastructureError, InputError
+from simcodebench.plan import Plan
+from simcodebench.runtime import RunRequest, apptainer, bwrap, resolve_runtime, run
+from simcodebench.runtime.apptainer import apptainer_command, container_environment, image_present, resolve_image
+
+
+def _request(tmp_path: Path, **fields) -> RunRequest:
+    settings = {"command": ["python", "solver.py"], "run_dir": tmp_path / "run", "wall_s": 60.0, "mem_mb": 2048}
+    return RunRequest(**{**settings, **fields})
+
+
+def _options(argv: list[str], flag: str) -> list[str]:
+    return [argv[i + 1] for i, word in enumerate(argv) if word == flag]
+
+
+def test_command_contains_the_process_and_runs_in_work(tmp_path):
+    request = _request(tmp_path, cpus=4)
+    argv = apptainer_command(request, "/images/dolfinx.sif", gpu=False)
+    image_at = argv.index("/images/dolfinx.sif")
+    assert argv[:7] == ["apptainer", "exec", "--containall", "--cleanenv", "--net", "--network", "none"]
+    assert _options(argv, "--bind") == [f"{(tmp_path / 'run').resolve()}:/work"]
+    assert _options(argv, "--pwd") == ["/work"]
+    assert "--nv" not in argv
+    assert argv[image_at + 1 :] == ["prlimit", f"--as={2048 * 1024 * 1024}", "--core=0", "--", "python", "solver.py"]
+
+
+def test_environment_inside_points_at_work_and_pins_threads(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-never-inside")
+    request = _request(tmp_path, cpus=4, extra_env={"MPLCONFIGDIR": "/host/env/mplconfig"})
+    argv = apptainer_command(request, "docker://dolfinx/dolfinx:v0.11.0", gpu=False)
+    env = dict(item.split("=", 1) for item in _options(argv, "--env"))
+    assert env["OMP_NUM_THREADS"] == env["OPENBLAS_NUM_THREADS"] == "4"
+    assert env["TMPDIR"] == "/work/.tmp"
+    for name in ("XDG_CACHE_HOME", "MPLCONFIGDIR", "NUMBA_CACHE_DIR", "PYOP2_CACHE_DIR", "TRITON_CACHE_DIR"):
+        assert env[name].startswith("/work/"), name
+    assert "PATH" not in env and "HOME" not in env  # the image's PATH finds its interpreter
+    assert "sk-never-inside" not in " ".join(argv)
+    assert str(tmp_path) not in " ".join(_options(argv, "--env"))
+
+
+def test_gpu_runs_get_nv_and_their_devices(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+    request = _request(tmp_path, gpus=1)
+    argv = apptainer_command(request, "genesis.sif", gpu=True, extra_binds=["/data/meshes:/meshes:ro"])
+    assert "--nv" in argv and argv.index("--nv") < argv.index("genesis.sif")
+    assert _options(argv, "--bind")[1:] == ["/data/meshes:/meshes:ro"]
+    assert "CUDA_VISIBLE_DEVICES=1" in _options(argv, "--env")
+    assert "CUDA_VISIBLE_DEVICES" not in container_environment(request, gpu=False)
+
+
+def test_images_resolve_against_the_working_directory(tmp_path):
+    assert resolve_image("docker://python:3.11.7-slim-bookworm") == "docker://python:3.11.7-slim-bookworm"
+    assert resolve_image("containers/python.sif", tmp_path) == str(tmp_path / "containers" / "python.sif")
+    assert resolve_image("/abs/x.sif", tmp_path) == "/abs/x.sif"
+    assert image_present("docker://python:3.11.7-slim-bookworm")
+    assert not image_present(str(tmp_path / "missing.sif"))
+
+
+@pytest.fixture
+def available(monkeypatch, caplog):
+    """Set which sandboxes exist here; forget what was already announced."""
+    monkeypatch.setattr(runtime, "_announced", set())
+    caplog.set_level(logging.INFO, logger="simcodebench")
+
+    def set_available(apptainer_on_path: bool, bwrap_works: bool) -> None:
+        monkeypatch.setattr(apptainer, "apptainer_available", lambda: apptainer_on_path)
+        monkeypatch.setattr(bwrap, "bwrap_available", lambda: bwrap_works)
+
+    return set_available
+
+
+def test_auto_prefers_apptainer_with_an_image(available, caplog):
+    available(apptainer_on_path=True, bwrap_works=True)
+    assert resolve_runtime("auto", "python", {"python": "docker://python:3.11.7-slim-bookworm"}) == "apptainer"
+    assert "runtime apptainer for environment 'python'" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("apptainer_on_path", "images", "why"),
+    [
+        (False, {"python": "docker://x"}, "apptainer is not on PATH"),
+        (True, {}, "no image is configured for environment 'python'"),
+        (True, {"python": "/nonexistent/python.sif"}, "does not exist"),
+    ],
+)
+def test_auto_falls_back_to_bwrap_and_says_why(available, caplog, apptainer_on_path, images, why):
+    available(apptainer_on_path=apptainer_on_path, bwrap_works=True)
+    assert resolve_runtime("auto", "python", images) == "bwrap"
+    assert why in caplog.text
+
+
+def test_auto_falls_back_to_local_with_a_warning(available, caplog):
+    available(apptainer_on_path=False, bwrap_works=False)
+    assert resolve_runtime("auto", "python", {}) == "local"
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "UNCONFINED" in warnings[0].getMessage()
+    resolve_runtime("auto", "python", {})  # said once, not once per job
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+def test_configured_local_warns_too(available, caplog):
+    available(apptainer_on_path=True, bwrap_works=True)
+    assert resolve_runtime("local", "python", {"python": "docker://x"}) == "local"
+    assert "UNCONFINED" in caplog.text
+
+
+def test_configured_runtimes_that_cannot_work_are_refused(available):
+    available(apptainer_on_path=False, bwrap_works=False)
+    with pytest.raises(InfrastructureError, match="bubblewrap"):
+        resolve_runtime("bwrap", "python", {})
+    with pytest.raises(InfrastructureError, match="not on PATH"):
+        resolve_runtime("apptainer", "python", {"python": "docker://x"})
+    available(apptainer_on_path=True, bwrap_works=False)
+    with pytest.raises(InfrastructureError, match="no image for environment 'python'"):
+        resolve_runtime("apptainer", "python", {})
+    with pytest.raises(ValueError, match="unknown runtime"):
+        resolve_runtime("docker", "python", {})
+
+
+@pytest.mark.skipif(shutil.which("apptainer") is None, reason="apptainer not installed")
+def test_apptainer_really_runs_a_program(tmp_path):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "solver.py").write_text("import os\nopen('out.txt', 'w').write(os.getcwd())\n")
+    image = f"docker://python:{sys.version_info.major}.{sys.version_info.minor}-slim-bookworm"
+    result = run(_request(tmp_path, wall_s=600.0), "apptainer", image)
+    assert result.status == "ok", (run_dir / "stderr.txt").read_text()
+    assert (run_dir / "out.txt").read_text() == "/work"
+
+
+def test_plan_needs_an_image_per_environment_for_apptainer(tmp_path, monkeypatch):
+    config = {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"o": {"backend": "oracle"}}}
+    with pytest.raises(InputError, match=r"field 'images.python'.*make images"):
+        Plan.from_config({**config, "runtime": "apptainer"})
+    monkeypatch.chdir(tmp_path)
+    plan = Plan.from_config({**config, "runtime": "apptainer", "images": {"python": "containers/python.sif"}})
+    assert plan.images == {"python": str(tmp_path / "containers" / "python.sif")}
+
+
+def test_mpi_launcher_stays_outside_the_image(tmp_path, monkeypatch):
+    """Several ranks: the host's launcher (the job's `mpi` resource inside SLURM) starts apptainer, not the reverse."""
+    from simcodebench.cases import get_case
+    from simcodebench.execution import build_request
+
+    case = get_case("re4", "hilbert")
+    monkeypatch.setitem(case.resources, "tasks", 4)
+    monkeypatch.setenv("SLURM_JOB_ID", "42")
+    request = build_request(case, tmp_path, mpi="srun --mpi=pmi2", runtime="apptainer")
+    argv = apptainer_command(request, "img.sif", gpu=False)
+    assert Path(argv[0]).name == "srun" and argv[1:4] == ["--mpi=pmi2", "-n", "4"]
+    assert argv[4] == "apptainer" and argv[5] == "exec"
+    assert "mpiexec" not in argv and "srun" not in argv[5:]
+    assert argv[argv.index("img.sif") + 1 :][-2:] == ["python", "solution.py"]
