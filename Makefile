@@ -22,13 +22,16 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
-envs: venv sandbox
-	$(BIN)/simcodebench env setup python
+## make envs: every solver environment this machine can have (the tests use them all; `make run` only python).
+envs: python-env
 	@$(BIN)/simcodebench env setup openfoam || echo "OpenFOAM v1912 is not installed (needs root and apt-get): the foam tests skip"
 	@$(BIN)/simcodebench env setup dolfinx || echo "the dolfinx environment is not provisioned (see the line above): the fem tests skip"
 	@$(BIN)/simcodebench env setup dealii || echo "deal.II 9.4 is not installed (needs root and apt-get): the deal.II tests skip"
 
-.PHONY: sandbox images
+.PHONY: sandbox images python-env
+
+python-env: venv sandbox
+	$(BIN)/simcodebench env setup python
 
 ## make sandbox: install bubblewrap (root on Debian), so that `runtime: auto` confines generated code.
 sandbox:
@@ -50,7 +53,7 @@ containers/%.sif: containers/%.def
 	apptainer build --force $@ $<
 
 ## make run: the embedded default (the re4 suite, oracle and mutants), then the HTML report.
-run: envs
+run: python-env
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) --report results/summary/report.html
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"
