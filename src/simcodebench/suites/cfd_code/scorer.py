@@ -28,6 +28,7 @@ import numpy as np
 from simcodebench.cases import Case
 from simcodebench.contract import ContractViolation, load_outputs
 from simcodebench.evaluation import Evaluation
+from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
 from . import nmse as metric
@@ -167,14 +168,10 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
         sampled = on_reference_grid(case, fields, reference)
     except (ContractViolation, metric.GridError):
         return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     axes_names = list(_scoring(case)["axes"])
     coords = [reference.fields[name] for name in axes_names]
-    figure, rows = plt.subplots(len(sampled), 3, figsize=(14, 3.8 * len(sampled)), squeeze=False)
+    figure, rows = figure_grid(len(sampled), 3, 14, 3.8)
     for row, (name, sample) in zip(rows, sampled.items(), strict=True):
         truth = reference.fields[name]
         panels = (
@@ -196,9 +193,5 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
                 axis.set_xlabel(axes_names[0])
                 axis.grid(alpha=0.3)
             axis.set_title(title)
-    figure.suptitle(f"{case.key}: {case.title}")
-    figure.tight_layout()
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png, dpi=90)
-    plt.close(figure)
+    save_figure(figure, png, f"{case.key}: {case.title}")
     return True

@@ -15,6 +15,7 @@ import numpy as np
 
 from simcodebench.cases import Case
 from simcodebench.evaluation import Evaluation
+from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
 from . import grid
@@ -57,12 +58,9 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
         u, expected = u[u.shape[0] // 2], expected[expected.shape[0] // 2]
     u = np.where(np.isfinite(expected), u, np.nan)
     box = case_spec(case)["eval_grid"]["bbox"][:4]
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    figure, grid = figure_grid(1, 3, 14, 4.2)
+    axes = grid[0]
     low, high = np.nanmin(expected), np.nanmax(expected)
     for axis, values, title in (
         (axes[0], u, "sample u"),
@@ -75,9 +73,5 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
         axis.set_title(title)
         axis.set_xlabel("x")
         axis.set_ylabel("y")
-    figure.suptitle(f"{case.key}: {case.title}")
-    figure.tight_layout()
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png, dpi=90)
-    plt.close(figure)
+    save_figure(figure, png, f"{case.key}: {case.title}")
     return True

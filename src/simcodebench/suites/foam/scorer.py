@@ -19,6 +19,7 @@ from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply,
 from simcodebench.cases import Case
 from simcodebench.evaluation import Evaluation
 from simcodebench.execution import execute_solution
+from simcodebench.figures import figure_grid, save_figure
 from simcodebench.multifile import read_tree
 from simcodebench.references import Reference
 
@@ -122,12 +123,8 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
     _, centres, fields = sample
     ref_centres = reference.fields["C"]
     names = sorted(set(fields) & set(reference.scalars["fields"]))
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(len(names), 3, figsize=(14, 3.4 * len(names)), squeeze=False)
+    figure, axes = figure_grid(len(names), 3, 14, 3.4)
     x, y = ref_centres[:, 0], ref_centres[:, 1]
     for row, name in zip(axes, names, strict=True):
         values = fields[name] if same_mesh(ref_centres, centres) else sample_at(centres, fields[name], ref_centres)
@@ -141,9 +138,5 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
             figure.colorbar(points, ax=axis)
             axis.set_title(f"{label}: {title}")
             axis.set_aspect("equal", adjustable="datalim")
-    figure.suptitle(f"{case.key}: {case.title} (at the reference cell centres)")
-    figure.tight_layout()
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png, dpi=90)
-    plt.close(figure)
+    save_figure(figure, png, f"{case.key}: {case.title} (at the reference cell centres)")
     return True

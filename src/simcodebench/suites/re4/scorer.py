@@ -16,6 +16,7 @@ import numpy as np
 from simcodebench.cases import Case
 from simcodebench.contract import ContractViolation, load_outputs
 from simcodebench.evaluation import Evaluation
+from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
 from . import keyhole, metrics
@@ -162,12 +163,8 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
     sampled = {
         name: fields[name] - np.interp(fields["x"], x_ref, reference.fields[name]) for name in _scored_fields(case)
     }
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(len(sampled), 3, figsize=(13, 3.2 * len(sampled)), squeeze=False)
+    figure, axes = figure_grid(len(sampled), 3, 13, 3.2)
     for row, (name, difference) in zip(axes, sampled.items(), strict=True):
         row[0].plot(fields["x"], fields[name], color="C0")
         row[0].set_title(f"sample {name}")
@@ -180,9 +177,5 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
         for axis in row:
             axis.set_xlabel("x")
             axis.grid(alpha=0.3)
-    figure.suptitle(f"{case.key}: {case.title}")
-    figure.tight_layout()
-    Path(png).parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(png, dpi=100)
-    plt.close(figure)
+    save_figure(figure, png, f"{case.key}: {case.title}", dpi=100)
     return True
