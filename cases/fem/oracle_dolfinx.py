@@ -27,12 +27,33 @@ from petsc4py import PETSc
 ORACLE_CONFIG = {}
 DEFAULTS = {"resolution": 64, "degree": 2, "cell_type": None, "char_length": None, "dt": None, "supg": True}
 LU = {"ksp_type": "preonly", "pc_type": "lu", "pc_factor_mat_solver_type": "mumps"}
-NEWTON = {"snes_type": "newtonls", "snes_linesearch_type": "basic", "snes_rtol": 1e-10, "snes_atol": 1e-12,
-          "snes_max_it": 50, **LU}
+NEWTON = {
+    "snes_type": "newtonls",
+    "snes_linesearch_type": "basic",
+    "snes_rtol": 1e-10,
+    "snes_atol": 1e-12,
+    "snes_max_it": 50,
+    **LU,
+}
 SYMBOLS = sp.symbols("x y z t")
-UFL_FUNCTIONS = {"sin": ufl.sin, "cos": ufl.cos, "tan": ufl.tan, "exp": ufl.exp, "log": ufl.ln, "sqrt": ufl.sqrt,
-                 "sinh": ufl.sinh, "cosh": ufl.cosh, "tanh": ufl.tanh, "atan": ufl.atan, "atan2": ufl.atan2,
-                 "Max": ufl.max_value, "Min": ufl.min_value, "sign": ufl.sign, "pi": math.pi, "E": math.e}
+UFL_FUNCTIONS = {
+    "sin": ufl.sin,
+    "cos": ufl.cos,
+    "tan": ufl.tan,
+    "exp": ufl.exp,
+    "log": ufl.ln,
+    "sqrt": ufl.sqrt,
+    "sinh": ufl.sinh,
+    "cosh": ufl.cosh,
+    "tanh": ufl.tanh,
+    "atan": ufl.atan,
+    "atan2": ufl.atan2,
+    "Max": ufl.max_value,
+    "Min": ufl.min_value,
+    "sign": ufl.sign,
+    "pi": math.pi,
+    "E": math.e,
+}
 COMM = MPI.COMM_WORLD
 
 
@@ -46,8 +67,9 @@ def parse(text):
 def numeric(expr):
     """A numpy callable ``f(X, t)`` of a sympy expression, broadcast over the points ``X`` (3 x N)."""
     function = sp.lambdify(SYMBOLS, expr, "numpy")
-    return lambda X, time=0.0: np.broadcast_to(np.asarray(function(X[0], X[1], X[2], time), dtype=float),
-                                               X.shape[1:]).copy()
+    return lambda X, time=0.0: np.broadcast_to(
+        np.asarray(function(X[0], X[1], X[2], time), dtype=float), X.shape[1:]
+    ).copy()
 
 
 def components(value, size):
@@ -122,8 +144,13 @@ def star_points(g):
     cx, cy = g.get("center", [0.0, 0.0])
     n = int(g["points"])
     radii = [g["outer_r"], g["inner_r"]]
-    return [(cx + radii[k % 2] * math.cos(math.pi / 2 + k * math.pi / n),
-             cy + radii[k % 2] * math.sin(math.pi / 2 + k * math.pi / n)) for k in range(2 * n)]
+    return [
+        (
+            cx + radii[k % 2] * math.cos(math.pi / 2 + k * math.pi / n),
+            cy + radii[k % 2] * math.sin(math.pi / 2 + k * math.pi / n),
+        )
+        for k in range(2 * n)
+    ]
 
 
 def gear_points(g):
@@ -132,8 +159,7 @@ def gear_points(g):
     points = []
     for k in range(teeth):
         start = 2 * math.pi * k / teeth
-        for fraction, radius in ((0.0, base), (0.25, base), (0.25, base + height), (0.75, base + height),
-                                 (0.75, base)):
+        for fraction, radius in ((0.0, base), (0.25, base), (0.25, base + height), (0.75, base + height), (0.75, base)):
             angle = start + fraction * 2 * math.pi / teeth
             points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
     return points
@@ -172,12 +198,22 @@ def build_mesh(domain, cfg):
         return _gmsh_mesh(lambda occ: occ.addDisk(*g["center"], 0.0, g["radius"], g["radius"]), h)
     if kind == "annulus":
         c = g["center"]
-        return _gmsh_mesh(lambda occ: _cut(occ, occ.addDisk(*c, 0.0, g["outer_r"], g["outer_r"]),
-                                           [occ.addDisk(*c, 0.0, g["inner_r"], g["inner_r"])]), h)
+        return _gmsh_mesh(
+            lambda occ: _cut(
+                occ,
+                occ.addDisk(*c, 0.0, g["outer_r"], g["outer_r"]),
+                [occ.addDisk(*c, 0.0, g["inner_r"], g["inner_r"])],
+            ),
+            h,
+        )
     if kind == "eccentric_annulus":
         o, i = g["outer_circle"], g["inner_circle"]
-        return _gmsh_mesh(lambda occ: _cut(occ, occ.addDisk(*o["c"], 0.0, o["r"], o["r"]),
-                                           [occ.addDisk(*i["c"], 0.0, i["r"], i["r"])]), h)
+        return _gmsh_mesh(
+            lambda occ: _cut(
+                occ, occ.addDisk(*o["c"], 0.0, o["r"], o["r"]), [occ.addDisk(*i["c"], 0.0, i["r"], i["r"])]
+            ),
+            h,
+        )
     if kind in ("square_with_hole", "multi_hole"):
         x0, x1, y0, y1 = g["outer"]
         return _gmsh_mesh(lambda occ: _cut(occ, occ.addRectangle(x0, y0, 0.0, x1 - x0, y1 - y0), _holes(occ, g)), h)
@@ -191,14 +227,35 @@ def build_mesh(domain, cfg):
         return _gmsh_mesh(lambda occ: _polygon(occ, gear_points(g)), h)
     if kind == "t_junction":
         a, b = g["horizontal_rect"], g["vertical_rect"]
-        return _gmsh_mesh(lambda occ: _union(occ, [occ.addRectangle(a[0], a[2], 0.0, a[1] - a[0], a[3] - a[2]),
-                                                   occ.addRectangle(b[0], b[2], 0.0, b[1] - b[0], b[3] - b[2])]), h)
+        return _gmsh_mesh(
+            lambda occ: _union(
+                occ,
+                [
+                    occ.addRectangle(a[0], a[2], 0.0, a[1] - a[0], a[3] - a[2]),
+                    occ.addRectangle(b[0], b[2], 0.0, b[1] - b[0], b[3] - b[2]),
+                ],
+            ),
+            h,
+        )
     if kind == "dumbbell":
         left, right, bridge = g["left_circle"], g["right_circle"], g["bridge"]
-        return _gmsh_mesh(lambda occ: _union(occ, [
-            occ.addDisk(*left["c"], 0.0, left["r"], left["r"]), occ.addDisk(*right["c"], 0.0, right["r"], right["r"]),
-            occ.addRectangle(bridge["x_min"], bridge["y_min"], 0.0, bridge["x_max"] - bridge["x_min"],
-                             bridge["y_max"] - bridge["y_min"])]), h)
+        return _gmsh_mesh(
+            lambda occ: _union(
+                occ,
+                [
+                    occ.addDisk(*left["c"], 0.0, left["r"], left["r"]),
+                    occ.addDisk(*right["c"], 0.0, right["r"], right["r"]),
+                    occ.addRectangle(
+                        bridge["x_min"],
+                        bridge["y_min"],
+                        0.0,
+                        bridge["x_max"] - bridge["x_min"],
+                        bridge["y_max"] - bridge["y_min"],
+                    ),
+                ],
+            ),
+            h,
+        )
     raise NotImplementedError(f"domain type '{kind}'")
 
 
@@ -250,8 +307,9 @@ def dirichlet(space, sub, msh, bc_spec, size, key="dirichlet"):
         item = Data(space, components(value, size))
         target = (sub, space) if sub is not None else space
         dofs = fem.locate_dofs_topological(target, fdim, facets)
-        conditions.append(fem.dirichletbc(item.function, dofs, sub) if sub is not None
-                          else fem.dirichletbc(item.function, dofs))
+        conditions.append(
+            fem.dirichletbc(item.function, dofs, sub) if sub is not None else fem.dirichletbc(item.function, dofs)
+        )
         data.append(item)
     return conditions, data
 
@@ -355,8 +413,10 @@ def biharmonic(msh, spec, cfg):
     u, v = ufl.TrialFunction(V), ufl.TestFunction(V)
     a = ufl.inner(ufl.grad(u), ufl.grad(v)) * ufl.dx
     lap = spec["bc"].get("laplacian", {"on": "all", "value": "0"})
-    negated = [{"on": item.get("on", "all"), "value": str(-parse(item["value"]))}
-               for item in (lap if isinstance(lap, list) else [lap])]
+    negated = [
+        {"on": item.get("on", "all"), "value": str(-parse(item["value"]))}
+        for item in (lap if isinstance(lap, list) else [lap])
+    ]
     w_bcs, _ = dirichlet(V, None, msh, {"dirichlet": negated}, 1)
     w = fem.Function(V)
     Linear(a, forcing(C, spec).function * v * ufl.dx, w_bcs, w).solve()
@@ -408,8 +468,9 @@ def scalar_transient(msh, spec, cfg, family):
         k, beta = kappa(C, spec), None
     else:
         k = fem.Constant(msh, scalar(param(spec, "epsilon")))
-        beta = Data(fem.functionspace(msh, ("Lagrange", cfg["degree"], (gdim,))),
-                    components(param(spec, "beta"), gdim)).function
+        beta = Data(
+            fem.functionspace(msh, ("Lagrange", cfg["degree"], (gdim,))), components(param(spec, "beta"), gdim)
+        ).function
     f = forcing(C, spec)
     transient = "time" in spec["pde"]
     dx = ufl.dx(metadata={"quadrature_degree": 2 * cfg["degree"] + 2})  # SUPG terms would otherwise ask for more
@@ -439,7 +500,7 @@ def scalar_transient(msh, spec, cfg, family):
     f_old.x.array[:] = f.function.x.array
     idt, th = fem.Constant(msh, 1.0 / dt), fem.Constant(msh, theta)
     a = idt * u * v * dx + th * operator(u)
-    L = (idt * u_old * v * dx - (1 - th) * operator(u_old) + (th * f.function + (1 - th) * f_old) * v * dx)
+    L = idt * u_old * v * dx - (1 - th) * operator(u_old) + (th * f.function + (1 - th) * f_old) * v * dx
     if use_supg:
         res_u = idt * u + th * residual(u)
         res_rhs = idt * u_old - (1 - th) * residual(u_old) + th * f.function + (1 - th) * f_old
@@ -495,6 +556,7 @@ def nonlinear_scalar(msh, spec, cfg, family):
 
         def operator(w):
             return eps * ufl.inner(ufl.grad(w), ufl.grad(v)) * ufl.dx + reaction(spec, w) * v * ufl.dx
+
     info = {"num_dofs": V.dofmap.index_map.size_global}
     if "time" not in spec["pde"]:
         info["newton_iterations"] = newton(operator(uh) - f.function * v * ufl.dx, uh, bcs, "rd_")
@@ -507,8 +569,12 @@ def nonlinear_scalar(msh, spec, cfg, family):
     f_old.x.array[:] = f.function.x.array
     uh.x.array[:] = u_old.x.array
     idt, th = fem.Constant(msh, 1.0 / dt), fem.Constant(msh, theta)
-    F = (idt * (uh - u_old) * v * ufl.dx + th * operator(uh) + (1 - th) * operator(u_old)
-         - (th * f.function + (1 - th) * f_old) * v * ufl.dx)
+    F = (
+        idt * (uh - u_old) * v * ufl.dx
+        + th * operator(uh)
+        + (1 - th) * operator(u_old)
+        - (th * f.function + (1 - th) * f_old) * v * ufl.dx
+    )
     problem = NonlinearProblem(F, uh, bcs=bcs, petsc_options=NEWTON, petsc_options_prefix=f"{family}_")
     iterations = 0
     for step in range(1, steps + 1):
@@ -565,9 +631,15 @@ def flow(msh, spec, cfg, family):
     gdim = msh.geometry.dim
     k = cfg["degree"]
     cell = msh.basix_cell()
-    W = fem.functionspace(msh, basix.ufl.mixed_element([
-        basix.ufl.element("Lagrange", cell, k, shape=(gdim,)),
-        basix.ufl.element("Lagrange", cell, cfg.get("degree_p") or k - 1)]))
+    W = fem.functionspace(
+        msh,
+        basix.ufl.mixed_element(
+            [
+                basix.ufl.element("Lagrange", cell, k, shape=(gdim,)),
+                basix.ufl.element("Lagrange", cell, cfg.get("degree_p") or k - 1),
+            ]
+        ),
+    )
     V, _ = W.sub(0).collapse()
     C = fem.functionspace(msh, ("Lagrange", k + 1, (gdim,)))
     nu = fem.Constant(msh, scalar(param(spec, "nu")))
@@ -581,8 +653,14 @@ def flow(msh, spec, cfg, family):
     info = {"num_dofs": W.dofmap.index_map.size_global * W.dofmap.index_map_bs}
     if family == "navier_stokes":
         u_, p_ = ufl.split(wh)
-        F = (nu * ufl.inner(ufl.grad(u_), ufl.grad(v)) + ufl.inner(ufl.grad(u_) * u_, v) - p_ * ufl.div(v)
-             - q * ufl.div(u_) - penalty * p_ * q - ufl.inner(f, v)) * ufl.dx
+        F = (
+            nu * ufl.inner(ufl.grad(u_), ufl.grad(v))
+            + ufl.inner(ufl.grad(u_) * u_, v)
+            - p_ * ufl.div(v)
+            - q * ufl.div(u_)
+            - penalty * p_ * q
+            - ufl.inner(f, v)
+        ) * ufl.dx
         info["newton_iterations"] = newton(F, wh, bcs, "ns_")
     return wh.sub(0).collapse(), info
 
@@ -606,8 +684,11 @@ FAMILIES = {
 def grid_points(eval_grid):
     """The evaluation grid's points (N x 3, x fastest) and its shape ((ny, nx) or (nz, ny, nx))."""
     box = eval_grid["bbox"]
-    axes = [np.linspace(box[2 * i], box[2 * i + 1], int(eval_grid[n])) for i, n in enumerate(("nx", "ny", "nz"))
-            if n in eval_grid]
+    axes = [
+        np.linspace(box[2 * i], box[2 * i + 1], int(eval_grid[n]))
+        for i, n in enumerate(("nx", "ny", "nz"))
+        if n in eval_grid
+    ]
     mesh_axes = np.meshgrid(*reversed(axes), indexing="ij")
     points = np.zeros((mesh_axes[0].size, 3))
     for i, values in enumerate(reversed(mesh_axes)):
@@ -652,6 +733,12 @@ def solve(case_spec):
     msh = build_mesh(case_spec["domain"], cfg)
     uh, info = FAMILIES[family](msh, periodic_as_dirichlet(case_spec, cfg.get("periodic_values")), cfg)
     u = sample(uh, case_spec["eval_grid"])
-    solver_info = {"mesh_resolution": cfg["char_length"] or cfg["resolution"], "element_degree": cfg["degree"],
-                   "ksp_type": "preonly", "pc_type": "lu", "rtol": 1e-10, **info}
+    solver_info = {
+        "mesh_resolution": cfg["char_length"] or cfg["resolution"],
+        "element_degree": cfg["degree"],
+        "ksp_type": "preonly",
+        "pc_type": "lu",
+        "rtol": 1e-10,
+        **info,
+    }
     return {"u": u, "solver_info": solver_info}

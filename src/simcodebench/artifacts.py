@@ -1,6 +1,7 @@
 """What a suite asks the agent for, by the ``kind`` of its ``extraction`` (``suite.yaml``):
 
-- ``code`` (the default): one program in a fenced block of the suite's language, saved as ``filename``;
+- ``code`` (the default): one program in a fenced block of the suite's language, saved as ``filename`` (after
+  the suite's ``rewrite``, if it names one: :mod:`simcodebench.rewrites`);
 - ``files``: a whole directory (an OpenFOAM case) in the multi-file format of :mod:`simcodebench.multifile`;
 - ``option``: a multiple-choice answer parsed as :mod:`simcodebench.choice` says, saved as ``filename``.
 
@@ -18,6 +19,7 @@ from .cases import Case
 from .choice import parse_option
 from .extract import extract_code
 from .multifile import parse_files, read_tree, render_files, write_tree
+from .rewrites import np_save_by_variable
 from .suites import get_scorer
 
 KINDS = ("code", "files", "option")
@@ -66,7 +68,10 @@ def extract_files(case: Case, text: str | None) -> dict[str, str]:
         return parse_files(text)
     if kind(case) == "option":
         return {extraction["filename"]: f"{parse_option(text)}\n"}
-    return {extraction["filename"]: extract_code(text, extraction["language"])}
+    code = extract_code(text, extraction["language"])
+    if extraction.get("rewrite") == "np_save_by_variable":  # CFDCodeBench's released file naming
+        code, _ = np_save_by_variable(code, case.id)
+    return {extraction["filename"]: code}
 
 
 def write_solution(files: dict[str, str], solution_dir: Path) -> list[dict[str, str]]:

@@ -38,6 +38,28 @@ def time_threshold(policy: dict[str, Any] | None, t_base: float) -> float | None
     return max(float(policy["alpha"]) * t_base, float(policy.get("floor_s", 0.0)))
 
 
+def fixed_calibration(case: Case, runtime: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The record of a suite that calibrates nothing (``calibration.oracle: false``): a fixed accuracy threshold
+    and no time gate, so the oracle is not run (CFDCodeBench's legacy variant, whose released file layout our
+    oracles do not follow)."""
+    policy = case.threshold_policy()
+    if policy["accuracy"]["policy"] != "fixed" or policy.get("time") is not None:
+        raise CalibrationError(
+            f"{case.key}: calibration.oracle is false, so the accuracy policy must be fixed and time null"
+        )
+    return {
+        "suite": case.suite.name,
+        "case": case.id,
+        "e_base": None,
+        "t_base": None,
+        "settings": settings,
+        "policy": policy,
+        "thresholds": {"accuracy": float(policy["accuracy"]["value"]), "time": None},
+        "timing_includes": "nothing: the oracle is not run (fixed thresholds)",
+        "provenance": provenance(case.suite.environment, runtime),
+    }
+
+
 def calibrate_case(
     case: Case,
     reference: Reference,
@@ -49,6 +71,8 @@ def calibrate_case(
     """Run the oracle ``warmup + repeats`` times (``mpi``: the MPI launcher; ``images``: apptainer images) and
     return the calibration record."""
     settings = {"warmup": 1, "repeats": 5, **case.suite.data.get("calibration", {})}
+    if not settings.get("oracle", True):
+        return fixed_calibration(case, runtime, settings)
     if work_dir.exists():
         shutil.rmtree(work_dir)
     solution_dir = work_dir / "solution"

@@ -38,13 +38,22 @@ class HiddenSpec:
     mutants: dict[str, Any] = field(default_factory=dict)
 
 
+VARIANT_SEPARATOR = "@"
+"""``<suite>@<variant>`` names a suite run under one of its ``variants`` (e.g. ``cfd-code@legacy``)."""
+
+
 @dataclass(frozen=True)
 class Suite:
-    """A suite's protocol (``suite.yaml``)."""
+    """A suite's protocol (``suite.yaml``), with a variant's keys merged in when it names one."""
 
     name: str
     folder: Path
     data: dict[str, Any]
+
+    @property
+    def base(self) -> str:
+        """The suite folder's name, without the variant."""
+        return self.name.split(VARIANT_SEPARATOR)[0]
 
     @property
     def environment(self) -> str:
@@ -125,9 +134,24 @@ def _load_yaml_document(path: Path) -> Any:
         ) from exc
 
 
+def merge_variant(data: dict[str, Any], variant: str, path: Path) -> dict[str, Any]:
+    """``data`` with the top-level keys of ``variants.<variant>`` merged over it (one level deep for mappings)."""
+    variants = data.get("variants") or {}
+    if variant not in variants:
+        raise InputError(
+            path, "variants", f"has no variant '{variant}'", f"use one of {sorted(variants)} or drop '@{variant}'"
+        )
+    merged = {key: value for key, value in data.items() if key != "variants"}
+    for key, value in variants[variant].items():
+        base = merged.get(key)
+        merged[key] = {**base, **value} if isinstance(base, dict) and isinstance(value, dict) else value
+    return merged
+
+
 @cache
-def load_suite(folder: Path) -> Suite:
-    """Load and validate ``<folder>/suite.yaml``."""
+def load_suite(folder: Path, variant: str | None = None) -> Suite:
+    """Load and validate ``<folder>/suite.yaml``; with ``variant``, that variant's keys merged in (the suite is
+    then named ``<folder>@<variant>``, so its results stay apart from the plain suite's)."""
     path = folder / "suite.yaml"
     if not path.is_file():
         raise InputError(path, "(file)", "does not exist", "add a suite.yaml to the suite folder")
@@ -137,6 +161,10 @@ def load_suite(folder: Path) -> Suite:
         raise InputError(
             path, "name", f"is '{data['name']}' but the folder is '{folder.name}'", f"set name: {folder.name}"
         )
+    if variant is not None:
+        data = merge_variant(data, variant, path)
+        validate_document(data, "suite", path)
+        data["name"] = f"{folder.name}{VARIANT_SEPARATOR}{variant}"
     for key in ("system", "user"):
         template = data["prompt"].get(key)
         if template and not (folder / template).is_file():
@@ -217,16 +245,23 @@ def suite_folders(root: Path | None = None) -> list[Path]:
 
 
 @cache
-def load_suite_cases(folder: Path) -> tuple[Case, ...]:
-    """Every case of the suite in ``folder``, sorted by id."""
-    suite = load_suite(folder)
+def load_suite_cases(folder: Path, variant: str | None = None) -> tuple[Case, ...]:
+    """Every case of the suite in ``folder`` (under ``variant``, if given), sorted by id."""
+    suite = load_suite(folder, variant)
     return tuple(load_case(suite, p.parent) for p in sorted(folder.glob("*/case.yaml")))
 
 
+def split_suite_name(name: str) -> tuple[str, str | None]:
+    """``cfd-code@legacy`` -> (``cfd-code``, ``legacy``); a plain name has no variant."""
+    folder, _, variant = name.partition(VARIANT_SEPARATOR)
+    return folder, variant or None
+
+
 def get_case(suite_name: str, case_id: str, root: Path | None = None) -> Case:
-    """Look a case up by suite name and id."""
-    folder = (root or cases_root()) / suite_name
-    for case in load_suite_cases(folder):
+    """Look a case up by suite name (``<suite>`` or ``<suite>@<variant>``) and id."""
+    folder_name, variant = split_suite_name(suite_name)
+    folder = (root or cases_root()) / folder_name
+    for case in load_suite_cases(folder, variant):
         if case.id == case_id:
             return case
     raise InputError(

@@ -89,6 +89,49 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cfd_code_cases() -> set[str]:
+    return {case.id for case in validate_path(cases_root() / "cfd-code")}
+
+
+def _replay_cfdcodebench(args: argparse.Namespace) -> int:
+    from .suites.cfd_code.upstream import write_replay
+
+    count, skipped = write_replay(Path(args.folder), Path(args.out), _cfd_code_cases())
+    print(
+        f"ok: {count} replies written to {args.out}"
+        + (f"; not cases of cfd-code: {', '.join(skipped)}" if skipped else "")
+    )
+    return 0
+
+
+def _compare_cfdcodebench(args: argparse.Namespace) -> int:
+    from .suites.cfd_code import upstream
+
+    tasks = _cfd_code_cases()
+    logs = {}
+    for name in ("comparison_log", "execution_log"):
+        path = getattr(args, name)
+        try:
+            logs[name] = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+        except OSError as exc:
+            raise InputError(path, "(file)", f"cannot be read ({exc.strerror})", "point at the upstream log") from exc
+    scores = upstream.read_scores(Path(args.results) / "runs", args.agent, args.suite)
+    if not scores:
+        raise InputError(
+            Path(args.results) / "runs" / args.agent / args.suite,
+            "(folder)",
+            "holds no score.json",
+            "run the replay agent on the suite first (see cases/cfd-code/README.md)",
+        )
+    rows = upstream.compare(
+        upstream.parse_comparison_log(logs["comparison_log"], tasks),
+        upstream.parse_execution_log(logs["execution_log"]),
+        scores,
+    )
+    print(upstream.markdown(rows), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="simcodebench", description=__doc__)
@@ -126,6 +169,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="pdeagent-bench: each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
     )
     importing.set_defaults(func=_import)
+
+    replay = commands.add_parser("replay", help="write recorded upstream generations as a replay file")
+    replay.add_argument("benchmark", choices=["cfdcodebench"])
+    replay.add_argument("folder", help="the upstream folder of <task>.py scripts (solver/<model>/prompts)")
+    replay.add_argument("--out", required=True, help="replay JSONL file to write")
+    replay.set_defaults(func=_replay_cfdcodebench)
+    compare = commands.add_parser("compare", help="set our scores of a replayed agent beside the upstream logs")
+    compare.add_argument("benchmark", choices=["cfdcodebench"])
+    compare.add_argument("--agent", required=True, help="the replay agent's name in the config")
+    compare.add_argument("--comparison-log", required=True, help="compare/comparison_results_<model>_prompts.log")
+    compare.add_argument("--execution-log", help="report/execution_results_<model>_prompts_*.log")
+    compare.add_argument("--suite", default="cfd-code@legacy", help="the suite the agent ran (default cfd-code@legacy)")
+    compare.add_argument("--results", default="results", help="the results folder (default results)")
+    compare.set_defaults(func=_compare_cfdcodebench)
     return parser
 
 

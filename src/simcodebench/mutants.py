@@ -18,6 +18,7 @@ from typing import Any
 
 from .artifacts import oracle_artifact, render_reply
 from .cases import Case
+from .rewrites import scale_constants
 from .scoring import MODEL_FAILURES
 from .suites import get_scorer
 
@@ -140,6 +141,22 @@ def perturb_output(source: str, ctx: MutationContext) -> str:
     )
 
 
+def degrade_when_refined(source: str, ctx: MutationContext) -> str:
+    """Right at the written resolution, wrong once the convergence check refines it (F-Conv): every field is
+    scaled by ``1 + 0.05 (NX / NX_written - 1)``, with NX the first of the case's ``spec.resolution`` names."""
+    name = ctx.case.visible.spec["resolution"][0]
+    _, found = scale_constants(source, [name], 1)
+    if name not in found:
+        raise ValueError(f"{ctx.case.key}: mutant 'degrade_when_refined' needs a top-level '{name} = <int>'")
+    written = found[name][0]
+    return source + _append_transform(
+        ctx,
+        f"_mgrow = 0.05 * ({name} / {written} - 1)\n_md = dict(_mnp.load(_mfile))\nfor _mk in _mfields:\n"
+        "    _md[_mk] = (1 + _mgrow) * _mnp.asarray(_md[_mk])\n_mnp.savez(_mfile, **_md)\n",
+        "raise SystemExit('degrade_when_refined needs an npz output')\n",
+    )
+
+
 def replace_source(source: str, ctx: MutationContext) -> str:
     """Replace the text ``args.old``, which must occur exactly once, by ``args.new``: a targeted bug in the
     solver itself (a wrong boundary condition, a coarser mesh), landing where the suite declares."""
@@ -159,14 +176,10 @@ OPERATIONS: dict[str, Callable[[str, MutationContext], str]] = {
         poison_output,
         break_output_shape,
         perturb_output,
+        degrade_when_refined,
         replace_source,
     )
 }
-
-
-def oracle_source(case: Case) -> str:
-    """The case's reference solution."""
-    return (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
 
 
 def mutant_names(case: Case) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, load_agents
-from .cases import Case, load_suite_cases
+from .cases import Case, load_suite_cases, split_suite_name
 from .errors import InputError
 from .execution import NO_ENVIRONMENT
 from .project import cases_root
@@ -41,15 +41,16 @@ class Plan:
         cases: dict[tuple[str, str], Case] = {}
         wanted = config.get("cases") or {}
         for suite in config["suites"]:
-            folder = root / suite
+            folder_name, variant = split_suite_name(suite)
+            folder = root / folder_name
             if not (folder / "suite.yaml").is_file():
                 raise InputError(
                     config_file,
                     "suites",
                     f"'{suite}' has no {folder}/suite.yaml",
-                    "name a folder of cases/ that holds a suite.yaml",
+                    "name a folder of cases/ that holds a suite.yaml (optionally <suite>@<variant>)",
                 )
-            available = {c.id: c for c in load_suite_cases(folder)}
+            available = {c.id: c for c in load_suite_cases(folder, variant)}
             for case_id in wanted.get(suite) or sorted(available):
                 if case_id not in available:
                     raise InputError(
@@ -98,6 +99,13 @@ class Plan:
         """Every attempt's ``score.json`` of one sample."""
         base = self.sample_dir(agent, suite, case, sample)
         return [f"{base}/{a}/score.json" for a in range(self.agents[agent].attempts)]
+
+    def convergence_input(self, wildcards: Any) -> dict[str, str]:
+        """``{"convergence": <the attempt's converge.json>}`` when its suite checks convergence, else empty."""
+        if "convergence" not in self.case(wildcards.suite, wildcards.case).suite.data:
+            return {}
+        base = self.sample_dir(wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample)
+        return {"convergence": f"{base}/{wildcards.attempt}/converge/converge.json"}
 
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import steps
+from .convergence import make_convergence
 from .plan import Plan
 
 
@@ -81,6 +82,22 @@ def execute(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any)
     )
 
 
+def converge(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
+    """Rule ``converge``."""
+    make_convergence(
+        plan.case(wildcards.suite, wildcards.case),
+        Path(input.manifest),
+        Path(input.run),
+        Path(input.ref_json),
+        Path(input.ref_h5),
+        Path(input.calibration),
+        Path(output[0]),
+        plan.runtime,
+        resources.get("mpi"),
+        plan.images,
+    )
+
+
 def score(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
     """Rule ``score``."""
     steps.make_score(
@@ -95,6 +112,7 @@ def score(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
         Path(input.ref_h5),
         Path(input.calibration),
         Path(output[0]),
+        _optional(input, "convergence"),
     )
 
 

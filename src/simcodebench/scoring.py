@@ -20,6 +20,7 @@ FAILURE_CLASSES = (
     "F-Format",
     "F-NaN",
     "F-Acc",
+    "F-Conv",
     "F-Time",
     "F-Infra",
 )
@@ -57,6 +58,31 @@ def solution_diagnostics(case: Case, manifest: dict[str, Any], solution_dir: Pat
     return diagnose(case, solution_dir)
 
 
+def output_words(case: Case, run_dir: Path) -> list[str]:
+    """The suite's ``execution.fail_on_output`` words found (case-insensitively) in the run's stdout or stderr."""
+    words = [w.lower() for w in case.suite.data.get("execution", {}).get("fail_on_output", [])]
+    if not words:
+        return []
+    text = "".join(
+        (run_dir / name).read_text(errors="replace").lower()
+        for name in ("stdout.txt", "stderr.txt")
+        if (run_dir / name).is_file()
+    )
+    return [word for word in words if word in text]
+
+
+def run_gate(case: Case, run: dict[str, Any], run_dir: Path) -> tuple[bool, str, str]:
+    """(passed, failure class, detail) of the run gate: a clean status, and none of the suite's forbidden words
+    in the output (CFDCodeBench's released rule)."""
+    status = run["status"]
+    if status != "ok":
+        return False, RUN_CLASS.get(status, "F-Exec"), run.get("message", "")
+    found = output_words(case, run_dir)
+    if found:
+        return False, "F-Exec", f"rc 0, but the output mentions {', '.join(repr(w) for w in found)}"
+    return True, "F-Exec", ""
+
+
 def score_attempt(
     case: Case,
     response: dict[str, Any],
@@ -66,46 +92,53 @@ def score_attempt(
     reference: Reference,
     calibration: dict[str, Any],
     solution_dir: Path | None = None,
+    convergence: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Apply the gates in order (response, extraction, run, outputs, accuracy, time) to one attempt.
+    """Apply the gates in order (response, extraction, run, outputs, accuracy, convergence, time) to one attempt.
 
-    A scorer with ``diagnose(case, solution_dir) -> dict`` adds diagnostics of the extracted artifact itself
-    (whether or not it ran) to ``metrics``; they never gate. A suite's ``class_map`` renames the class of the
-    first missed gate (``gate_class``) into the class the suite's paper counts (``failure_class``).
+    The convergence gate applies only with a ``convergence`` record (suites with ``convergence`` in suite.yaml,
+    see :mod:`simcodebench.convergence`). A scorer with ``diagnose(case, solution_dir) -> dict`` adds
+    diagnostics of the extracted artifact itself (whether or not it ran) to ``metrics``; they never gate. A
+    suite's ``class_map`` renames the class of the first missed gate (``gate_class``) into the class the suite's
+    paper counts (``failure_class``).
     """
     thresholds = calibration["thresholds"]
     tau_acc, tau_time = thresholds["accuracy"], thresholds.get("time")
     gates = GateRecorder()
     evaluation: Evaluation | None = None
-    if gates.check(
-        "response",
-        response["status"] == "ok",
-        "F-NoResponse",
-        response.get("reason", "") if response["status"] != "ok" else "",
-    ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", "")):
-        status = run["status"]
-        if gates.check("run", status == "ok", RUN_CLASS.get(status, "F-Exec"), run.get("message", "")):
-            evaluation = evaluate_run(case, run_dir, reference)
-            if gates.check(
-                "outputs",
-                evaluation.outcome == "ok",
-                OUTCOME_CLASS.get(evaluation.outcome, "F-Format"),
-                evaluation.message,
-            ):
-                assert evaluation.error is not None
+    if (
+        gates.check(
+            "response",
+            response["status"] == "ok",
+            "F-NoResponse",
+            response.get("reason", "") if response["status"] != "ok" else "",
+        )
+        and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
+        and gates.check("run", *run_gate(case, run, run_dir))
+    ):
+        evaluation = evaluate_run(case, run_dir, reference)
+        if gates.check(
+            "outputs",
+            evaluation.outcome == "ok",
+            OUTCOME_CLASS.get(evaluation.outcome, "F-Format"),
+            evaluation.message,
+        ):
+            assert evaluation.error is not None
+            accurate = gates.check(
+                "accuracy",
+                evaluation.error <= tau_acc,
+                "F-Acc",
+                f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
+            )
+            if accurate and convergence is not None:
+                gates.check("convergence", bool(convergence.get("converged")), "F-Conv", convergence["message"])
+            if tau_time is not None:
                 gates.check(
-                    "accuracy",
-                    evaluation.error <= tau_acc,
-                    "F-Acc",
-                    f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
+                    "time",
+                    run["wall_s"] <= tau_time,
+                    "F-Time",
+                    f"wall time {run['wall_s']:.2f} s vs threshold {tau_time:.2f} s",
                 )
-                if tau_time is not None:
-                    gates.check(
-                        "time",
-                        run["wall_s"] <= tau_time,
-                        "F-Time",
-                        f"wall time {run['wall_s']:.2f} s vs threshold {tau_time:.2f} s",
-                    )
     observed = gates.failure or "Pass"
     failure = case.suite.data.get("class_map", {}).get(observed, observed)
     return {
@@ -116,7 +149,11 @@ def score_attempt(
         "gates": gates.gates,
         "message": gates.message,
         "error": evaluation.error if evaluation else None,
-        "metrics": {**solution_diagnostics(case, manifest, solution_dir), **(evaluation.metrics if evaluation else {})},
+        "metrics": {
+            **solution_diagnostics(case, manifest, solution_dir),
+            **(evaluation.metrics if evaluation else {}),
+            **(convergence or {}).get("metrics", {}),
+        },
         "tau_acc": tau_acc,
         "tau_time": tau_time,
         "wall_s": run.get("wall_s"),

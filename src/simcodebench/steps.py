@@ -183,8 +183,10 @@ def make_score(
     ref_h5: Path,
     calibration_path: Path,
     out: Path,
+    convergence_path: Path | None = None,
 ) -> None:
-    """Score one attempt against the reference and the calibrated thresholds; write ``score.json``."""
+    """Score one attempt against the reference and the calibrated thresholds (and the convergence record, for a
+    suite that checks convergence); write ``score.json``."""
     response, manifest, run = read_json(response_path), read_json(manifest_path), read_json(run_path)
     ident = {
         "agent": agent.name,
@@ -230,6 +232,7 @@ def make_score(
         load_reference(ref_json, ref_h5),
         read_json(calibration_path),
         manifest_path.parent,
+        read_json(convergence_path) if convergence_path else None,
     )
     score["visible_detail"] = _visible_detail(score, run, run_path.parent) if not score["passed"] else ""
     score["executable"] = {"run", "outputs"} <= {g["name"] for g in score["gates"] if g["passed"]}

@@ -14,7 +14,7 @@ wildcard_constraints:
     sample=r"\d+",
     attempt=r"\d+",
     agent=r"[A-Za-z0-9_.-]+",
-    suite=r"[a-z0-9-]+",
+    suite=r"[a-z0-9-]+(@[a-z0-9-]+)?",
     case=r"[A-Za-z0-9_.-]+",
 
 
@@ -29,6 +29,11 @@ localrules:
 def case_files(wildcards):
     """The case's folder contents (an oracle folder's files too), so an edited case reruns what depends on it."""
     return PLAN.case_files(wildcards.suite, wildcards.case)
+
+
+def convergence_record(wildcards):
+    """The attempt's convergence record, for suites that check convergence."""
+    return PLAN.convergence_input(wildcards)
 
 
 def previous_attempt(wildcards):

@@ -1,5 +1,6 @@
 rule score:
     input:
+        unpack(convergence_record),
         response="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/response.json",
         manifest="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/solution/manifest.json",
         run="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/run/run.json",

@@ -1,14 +1,14 @@
 """2-D linear convection u_t + u_x + u_y = 0 of a box on [0, 2]^2, to t = 0.5 (oracle for cfd-code/2D_Linear_Convection).
 
-First-order upwind with dimensional splitting on NX x NY nodes at Courant number 1 in each direction (the time
-step is dx / c), where the upwind update is an exact shift by one node; u = 1 enters through x = 0 and y = 0.
-NT = t / dt steps. Writes u, x, y (u[j, i] = u(x_i, y_j)) to solution.npz.
+First-order upwind with dimensional splitting on NX x NY cells ((NX + 1) x (NY + 1) nodes) at Courant number 1 in
+each direction (the time step is dx / c), where the upwind update is an exact shift by one node; u = 1 enters
+through x = 0 and y = 0. NT = t / dt steps, so doubling NX, NY and NT keeps the Courant number. Writes u, x, y (u[j, i] = u(x_i, y_j)) to solution.npz.
 """
 
 import numpy as np
 
-NX = 201
-NY = 201
+NX = 200
+NY = 200
 NT = 50
 
 C = 1.0
@@ -16,7 +16,7 @@ T_END = 0.5
 
 
 def main():
-    x, y = np.linspace(0.0, 2.0, NX), np.linspace(0.0, 2.0, NY)
+    x, y = np.linspace(0.0, 2.0, NX + 1), np.linspace(0.0, 2.0, NY + 1)
     dx, dy = x[1] - x[0], y[1] - y[0]
     dt = T_END / NT
     if not (np.isclose(C * dt, dx) and np.isclose(C * dt, dy)):

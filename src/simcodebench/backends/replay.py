@@ -64,10 +64,15 @@ def replay_reply(
 ) -> dict[str, Any] | None:
     """The recorded line for this attempt and role, or None (recorded as "no response", not a harness error).
 
-    A code-writing role falls back to the attempt's ``programmer`` line.
+    A code-writing role falls back to the attempt's ``programmer`` line; a suite variant (``cfd-code@legacy``)
+    falls back to the lines of its suite (``cfd-code``).
     """
     index = load_replay(Path(path).resolve())
-    entry = index.get((suite, case, sample, attempt, role))
-    if entry is None and writes_code:
-        entry = index.get((suite, case, sample, attempt, DEFAULT_ROLE))
-    return entry
+    roles = (role, DEFAULT_ROLE) if writes_code else (role,)
+    suites = dict.fromkeys((suite, suite.split("@")[0]))  # a variant's run replays the suite's own lines too
+    for name in suites:
+        for wanted in roles:
+            entry = index.get((name, case, sample, attempt, wanted))
+            if entry is not None:
+                return entry
+    return None

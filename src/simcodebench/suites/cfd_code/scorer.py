@@ -10,12 +10,13 @@ A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and thei
         p: {gauge: mean, interior: true, scale: 1.0}
       periodic: {x: 10.0}          # optional: wrap these axes when interpolating
       upstream: {transpose: true}  # optional: the upstream array's layout (legacy mode)
-      mode: coords                 # coords (default) or legacy
+      mode: coords                 # coords (default) or legacy; suite.yaml's scoring.mode wins
 
 ``coords`` reads ``solution.npz`` (the output contract: each variable and the grid arrays) and interpolates
 the sample at the reference nodes; ``legacy`` reads ``<var>_<case>.npy`` or ``<var>.npy`` files as the
 released code wrote them and resamples by index. The error is the worst per-variable NMSE, so the accuracy
-gate (fixed at 0.10) passes only when every variable scores 1.
+gate (fixed at 0.10) passes only when every variable scores 1. suite.yaml's ``scoring.strict_bins`` gives the
+per-variable scores the released code's strict ``<`` bins.
 """
 
 from __future__ import annotations
@@ -35,6 +36,25 @@ from . import nmse as metric
 from .references import generate
 
 Fields = dict[str, np.ndarray]
+
+
+def comparison_mode(case: Case) -> str:
+    """``coords`` or ``legacy``: the suite's ``scoring.mode`` (the legacy variant's), else the case's, else
+    ``coords``."""
+    return case.suite.data.get("scoring", {}).get("mode") or case.hidden.scoring.get("mode", "coords")
+
+
+def oracle_source(case: Case) -> str:
+    """The case's oracle; in ``legacy`` mode followed by the released layout: each saved variable bound to its
+    own name and written with ``np.save`` (which the legacy extraction renames to ``<var>_<case>.npy``)."""
+    source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
+    if comparison_mode(case) != "legacy":
+        return source
+    lines = ["", "", "# the released CFDCodeBench layout: one .npy file per saved variable", "import numpy as np", ""]
+    lines.append('_fields = np.load("solution.npz")')
+    for name in _variables(case):
+        lines += [f'{name} = _fields["{name}"]', f'np.save("{name}.npy", {name})']
+    return source.rstrip() + "\n" + "\n".join(lines) + "\n"
 
 
 def generate_reference(case: Case) -> Reference:
@@ -100,7 +120,7 @@ def _evaluate_coords(case: Case, run_dir: Path, reference: Reference) -> Evaluat
             interior=bool(options.get("interior", False)),
             scale=options.get("scale"),
         )
-    return _verdict(errors)
+    return _verdict(case, errors)
 
 
 def upstream_layout(case: Case, array: np.ndarray) -> np.ndarray:
@@ -114,10 +134,11 @@ def upstream_layout(case: Case, array: np.ndarray) -> np.ndarray:
 
 
 def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
-    for candidate in (run_dir / f"{name}_{case.id}.npy", run_dir / f"{name}.npy"):
-        if candidate.is_file():
-            return candidate
-    return None
+    """``<var>_<case>.npy``; ``<var>.npy`` too unless the extraction renamed every ``np.save`` (as upstream)."""
+    candidates = [run_dir / f"{name}_{case.id}.npy"]
+    if case.suite.data["extraction"].get("rewrite") != "np_save_by_variable":
+        candidates.append(run_dir / f"{name}.npy")
+    return next((path for path in candidates if path.is_file()), None)
 
 
 def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
@@ -131,14 +152,15 @@ def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluat
             errors[name] = metric.legacy_nmse(upstream_layout(case, reference.fields[name]), np.real(sample))
         except (OSError, ValueError) as exc:
             return Evaluation(outcome="format", message=f"{path.name}: {exc}")
-    return _verdict(errors)
+    return _verdict(case, errors)
 
 
-def _verdict(errors: dict[str, float]) -> Evaluation:
+def _verdict(case: Case, errors: dict[str, float]) -> Evaluation:
+    strict = bool(case.suite.data.get("scoring", {}).get("strict_bins", False))
     worst = max(errors.values())
     metrics = {f"nmse_{name}": value for name, value in errors.items()}
-    metrics |= {f"score_{name}": metric.nmse_score(value) for name, value in errors.items()}
-    metrics["score"] = metric.nmse_score(worst)
+    metrics |= {f"score_{name}": metric.nmse_score(value, strict) for name, value in errors.items()}
+    metrics["score"] = metric.nmse_score(worst, strict)
     if not np.isfinite(worst):
         return Evaluation(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
     return Evaluation(outcome="ok", error=worst, metrics=metrics)
@@ -147,9 +169,10 @@ def _verdict(errors: dict[str, float]) -> Evaluation:
 def evaluate(case: Case, run_dir: Path, reference: Reference, mode: str | None = None) -> Evaluation:
     """Read the run's outputs under ``run_dir`` and measure the worst per-variable NMSE against ``reference``.
 
-    ``mode`` is ``coords`` or ``legacy``; by default the case's ``hidden.scoring.mode`` (``coords``).
+    ``mode`` is ``coords`` or ``legacy``; by default the suite's ``scoring.mode`` (set by the ``legacy``
+    variant), else the case's ``hidden.scoring.mode``, else ``coords``.
     """
-    mode = mode or _scoring(case).get("mode", "coords")
+    mode = mode or comparison_mode(case)
     if mode == "coords":
         return _evaluate_coords(case, Path(run_dir), reference)
     if mode == "legacy":
