@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pipeline import REPO
 
-from simcodebench.envs import APT_ENVIRONMENTS, ENVIRONMENTS, MIN_PYTHON, PYTHON_PACKAGES
+from simcodebench.envs import APT_ENVIRONMENTS, DOLFINX_PACKAGES, ENVIRONMENTS, MIN_PYTHON, PYTHON_PACKAGES
 
 CONFIG_SCHEMA = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
 IMAGE_ENVIRONMENTS = CONFIG_SCHEMA["properties"]["images"]["propertyNames"]["enum"]
@@ -59,3 +59,13 @@ def test_every_environment_has_a_pinned_image_with_a_test(name):
     assert ":" in base and not base.endswith((":latest", ":stable")), base
     assert "%test" in definition
     assert f"org.simcodebench.environment {name}" in definition
+
+
+def test_dolfinx_and_dealii_conda_files_follow_the_local_recipes():
+    dolfinx = yaml.safe_load((REPO / "workflow" / "envs" / "dolfinx.yaml").read_text())["dependencies"]
+    pins = next(d["pip"] for d in dolfinx if isinstance(d, dict))
+    assert pins == list(DOLFINX_PACKAGES)
+    python = next(d for d in dolfinx if isinstance(d, str) and d.startswith("python="))
+    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= MIN_PYTHON["dolfinx"]
+    dealii = yaml.safe_load((REPO / "workflow" / "envs" / "dealii.yaml").read_text())["dependencies"]
+    assert "dealii=9.4" in dealii and "cmake" in dealii
