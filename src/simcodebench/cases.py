@@ -53,7 +53,7 @@ class Suite:
     @property
     def base(self) -> str:
         """The suite folder's name, without the variant."""
-        return self.name.split(VARIANT_SEPARATOR)[0]
+        return split_suite_name(self.name)[0]
 
     @property
     def environment(self) -> str:

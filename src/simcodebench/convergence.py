@@ -99,14 +99,14 @@ def check_convergence(
         "wall_s": float(case.resources["wall_s"]) * float(case.suite.data["convergence"].get("wall_factor", 1.0)),
     }
     refined_case = dataclasses.replace(case, resources=limits)
-    result = execute_solution(refined_case, refined_dir, work_dir / "run", runtime, mpi, images)
+    result = execute_solution(refined_case, refined_dir, work_dir / "run", runtime, mpi, images).to_dict()
     record: dict[str, Any] = {
         "status": "checked",
         "refined": {name: list(values) for name, values in changed.items()},
-        "run": {k: v for k, v in result.to_dict().items() if k in ("status", "rc", "wall_s", "message")},
+        "run": {k: v for k, v in result.items() if k in ("status", "rc", "wall_s", "message")},
         "metrics": {"error_first": first.error},
     }
-    ok, _, detail = run_gate(case, result.to_dict(), work_dir / "run")
+    ok, _, detail = run_gate(case, result, work_dir / "run")
     if not ok:
         return {**record, "converged": False, "message": f"the refined run failed: {detail}"}
     refined = evaluate_run(case, work_dir / "run", reference)

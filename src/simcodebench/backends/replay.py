@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..cases import split_suite_name
 from ..errors import InputError
 
 REQUIRED_FIELDS = {"suite": str, "case": str, "sample": int, "attempt": int, "response": str}
@@ -69,7 +70,7 @@ def replay_reply(
     """
     index = load_replay(Path(path).resolve())
     roles = (role, DEFAULT_ROLE) if writes_code else (role,)
-    suites = dict.fromkeys((suite, suite.split("@")[0]))  # a variant's run replays the suite's own lines too
+    suites = dict.fromkeys((suite, split_suite_name(suite)[0]))  # a variant replays its suite's lines too
     for name in suites:
         for wanted in roles:
             entry = index.get((name, case, sample, attempt, wanted))
