@@ -150,11 +150,11 @@ def test_compare_sets_both_sides_and_counts_agreement() -> None:
 
 def test_replay_lines_wrap_each_script_and_skip_unknown_tasks(tmp_path: Path) -> None:
     (tmp_path / "1D_Diffusion.py").write_text("import numpy as np\nnp.save('u.npy', np.zeros(3))\n")
-    (tmp_path / "Pipe_Flow_Disk_EVP.py").write_text("print(1)\n")
+    (tmp_path / "3D_Unknown_Task.py").write_text("print(1)\n")
     (tmp_path / "notes.txt").write_text("not a script")
     out = tmp_path / "replay.jsonl"
     count, skipped = upstream.write_replay(tmp_path, out, TASKS)
-    assert (count, skipped) == (1, ["Pipe_Flow_Disk_EVP"])
+    assert (count, skipped) == (1, ["3D_Unknown_Task"])
     line = json.loads(out.read_text())
     assert (line["suite"], line["case"], line["sample"], line["attempt"]) == ("cfd-code", "1D_Diffusion", 0, 0)
     assert re.fullmatch(r"```python\n.*\n```\n", line["response"], flags=re.S)

@@ -133,18 +133,32 @@ def test_zero_norm_variables_use_their_scale(tmp_path: Path) -> None:
     assert evaluation.metrics["nmse_p"] == 0.0  # a uniform pressure is right up to a constant
 
 
+def test_scalar_references_round_trip_and_are_not_plotted(tmp_path: Path) -> None:
+    """An eigenvalue case: 0-d fields survive HDF5, score without a grid, and have nothing to draw."""
+    the_case = case("Pipe_Flow_Disk_EVP")
+    save_reference(reference("Pipe_Flow_Disk_EVP"), tmp_path / "ref.json", tmp_path / "ref.h5")
+    loaded = load_reference(tmp_path / "ref.json", tmp_path / "ref.h5")
+    assert loaded.fields["growth_rate"].shape == ()
+    run = _write(tmp_path, growth_rate=1.2 * loaded.fields["growth_rate"], frequency=loaded.fields["frequency"])
+    evaluation = scorer.evaluate(the_case, run, loaded)
+    assert evaluation.metrics["nmse_growth_rate"] == pytest.approx(0.04)  # (0.2 lambda_r)^2 / lambda_r^2
+    assert evaluation.metrics["nmse_frequency"] == 0.0
+    assert scorer.plot_comparison(the_case, run, loaded, tmp_path / "cmp.png") is False
+
+
 @pytest.mark.parametrize(
     ("op", "outcome"),
     [("poison_output", "nonfinite"), ("break_output_shape", "format"), ("perturb_output", "ok")],
 )
-def test_output_mutants_land_in_their_outcomes(tmp_path: Path, op: str, outcome: str) -> None:
-    the_case = case("1D_Euler_Shock_Tube")
+@pytest.mark.parametrize("case_id", ["1D_Euler_Shock_Tube", "Pipe_Flow_Disk_EVP"])  # fields; scalars
+def test_output_mutants_land_in_their_outcomes(tmp_path: Path, case_id: str, op: str, outcome: str) -> None:
+    the_case = case(case_id)
     source = (the_case.folder / the_case.hidden.oracle).read_text(encoding="utf-8")
     declared = next(m for m in the_case.suite.mutants if m["op"] == op)
     mutant = OPERATIONS[op](source, MutationContext(case=the_case, tau_time=None, args=declared.get("args", {})))
-    done, _ = run_oracle("1D_Euler_Shock_Tube", tmp_path / "run", source=mutant)
+    done, _ = run_oracle(case_id, tmp_path / "run", source=mutant)
     assert done.returncode == 0, done.stderr
-    evaluation = scorer.evaluate(the_case, tmp_path / "run", reference("1D_Euler_Shock_Tube"))
+    evaluation = scorer.evaluate(the_case, tmp_path / "run", reference(case_id))
     assert evaluation.outcome == outcome, evaluation.message
     if outcome == "ok":
         assert evaluation.error > 0.10  # wrong-answer fails the accuracy gate

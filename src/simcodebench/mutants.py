@@ -121,10 +121,11 @@ def poison_output(source: str, ctx: MutationContext) -> str:
 
 
 def break_output_shape(source: str, ctx: MutationContext) -> str:
-    """Drop the last entry of the first field, or the first field of a JSON object (F-Format)."""
+    """Drop the last entry of the first field (a number becomes an empty array), or the first field of a JSON
+    object (F-Format)."""
     return source + _append_transform(
         ctx,
-        "_md = dict(_mnp.load(_mfile))\n_md[_mfields[0]] = _mnp.asarray(_md[_mfields[0]])[:-1]\n"
+        "_md = dict(_mnp.load(_mfile))\n_md[_mfields[0]] = _mnp.atleast_1d(_md[_mfields[0]])[:-1]\n"
         "_mnp.savez(_mfile, **_md)\n",
         "_md = _mj.load(open(_mfile))\ndel _md[_mfields[0]]\n_mj.dump(_md, open(_mfile, 'w'))\n",
     )

@@ -27,7 +27,8 @@ def save_reference(reference: Reference, json_path: Path, h5_path: Path) -> None
     tmp = h5_path.with_name(f".{h5_path.name}.tmp")
     with h5py.File(tmp, "w") as handle:
         for name, values in reference.fields.items():
-            handle.create_dataset(name, data=np.asarray(values, dtype=float), compression="gzip")
+            array = np.asarray(values, dtype=float)
+            handle.create_dataset(name, data=array, compression="gzip" if array.ndim else None)
     tmp.replace(h5_path)
     write_json(json_path, {"scalars": reference.scalars, "fields": sorted(reference.fields), "meta": reference.meta})
 

@@ -4,7 +4,7 @@ A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and thei
 
     scoring:
       kind: fields
-      axes: [y, x]                 # grid names, in the order of the array axes
+      axes: [y, x]                 # grid names, in the order of the array axes ([] for scalars)
       fields:                      # the saved variables and their options
         u: {}
         p: {gauge: mean, interior: true, scale: 1.0}
@@ -91,6 +91,8 @@ def on_reference_grid(case: Case, fields: Fields, reference: Reference) -> Field
     """
     scoring = _scoring(case)
     axes = list(scoring["axes"])
+    if not axes:  # scalars (an eigenvalue): nothing to interpolate
+        return {name: np.asarray(fields[name]) for name in _variables(case)}
     for name in axes:
         if name not in fields:
             raise metric.GridError(f"the grid array '{name}' is missing")
@@ -184,8 +186,10 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
     """Draw, per variable, the sample (on the reference grid), the reference and their difference to ``png``.
 
     2-D fields are images side by side, 1-D fields curves. Returns False, drawing nothing, when the outputs
-    cannot be read or put on the reference grid.
+    cannot be read or put on the reference grid, or are scalars.
     """
+    if not _scoring(case)["axes"]:
+        return False
     try:
         fields = _merged(load_outputs(case.visible.contract, Path(run_dir)))
         sampled = on_reference_grid(case, fields, reference)

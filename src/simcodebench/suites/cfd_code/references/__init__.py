@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import burgers1d, burgers2d, cavity, channel, convection, cylinder, euler, heat, kdv, lane_emden, potential
+from . import (
+    burgers1d,
+    burgers2d,
+    cavity,
+    channel,
+    convection,
+    cylinder,
+    euler,
+    heat,
+    kdv,
+    lane_emden,
+    pipe_evp,
+    potential,
+)
 from .solution import Solution
 
 GENERATORS: dict[str, Callable[..., Solution]] = {
@@ -31,6 +44,7 @@ GENERATORS: dict[str, Callable[..., Solution]] = {
     "kdv_burgers": kdv.kdv_burgers,
     "lane_emden": lane_emden.lane_emden,
     "cylinder_flow": cylinder.cylinder_flow,
+    "pipe_evp": pipe_evp.pipe_evp,
 }
 
 
