@@ -14,8 +14,9 @@ from simcodebench.suites.cfd_code import scorer
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream" / "cfdllmbench" / "solution"
-# References that take more than 20 s on one core (a fine Navier-Stokes run, a 4x refined cylinder run).
-SLOW = {"2D_Navier_Stokes_Cavity", "Flow_Past_Circular_Cylinder"}
+# References that take more than 20 s on one core (a fine Navier-Stokes run, a 4x refined cylinder run, the
+# 128 x 256 spectral shear flow).
+SLOW = {"2D_Navier_Stokes_Cavity", "Flow_Past_Circular_Cylinder", "2D_Shear_Flow_With_Tracer"}
 
 
 def case(case_id: str) -> Case:

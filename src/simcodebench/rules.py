@@ -10,6 +10,7 @@ from typing import Any
 
 from . import steps
 from .convergence import make_convergence
+from .logs import job_log
 from .plan import Plan
 
 
@@ -18,22 +19,24 @@ def _optional(named: Any, key: str) -> Path | None:
     return Path(value) if value else None
 
 
-def reference(plan: Plan, wildcards: Any, output: Any) -> None:
-    """Rule ``reference``."""
-    steps.make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5))
+def reference(plan: Plan, wildcards: Any, output: Any, log: Any) -> None:
+    """Rule ``reference`` (its messages, and why it failed, in ``log``)."""
+    with job_log(Path(log[0])):
+        steps.make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5))
 
 
-def calibration(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
-    """Rule ``calibration``."""
-    steps.make_calibration(
-        plan.case(wildcards.suite, wildcards.case),
-        Path(input.ref_json),
-        Path(input.ref_h5),
-        Path(output[0]),
-        plan.runtime,
-        resources.get("mpi"),
-        plan.images,
-    )
+def calibration(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``calibration`` (its messages, and why it failed, in ``log``)."""
+    with job_log(Path(log[0])):
+        steps.make_calibration(
+            plan.case(wildcards.suite, wildcards.case),
+            Path(input.ref_json),
+            Path(input.ref_h5),
+            Path(output[0]),
+            plan.runtime,
+            resources.get("mpi"),
+            plan.images,
+        )
 
 
 def prompt(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:

@@ -10,7 +10,7 @@ rule calibration:
     resources:
         **execution_resources(scale=6),
     run:
-        steps.calibration(PLAN, wildcards, input, output, resources)
+        steps.calibration(PLAN, wildcards, input, output, resources, log)
 
 
 rule calibrate:

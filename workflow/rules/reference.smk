@@ -7,4 +7,4 @@ rule reference:
     log:
         "results/logs/reference/{suite}/{case}.log",
     run:
-        steps.reference(PLAN, wildcards, output)
+        steps.reference(PLAN, wildcards, output, log)

@@ -21,6 +21,7 @@ from . import (
     lane_emden,
     pipe_evp,
     potential,
+    shear_flow,
 )
 from .solution import Solution
 
@@ -45,6 +46,7 @@ GENERATORS: dict[str, Callable[..., Solution]] = {
     "lane_emden": lane_emden.lane_emden,
     "cylinder_flow": cylinder.cylinder_flow,
     "pipe_evp": pipe_evp.pipe_evp,
+    "shear_flow": shear_flow.shear_flow,
 }
 
 
