@@ -8,6 +8,9 @@ pass rate of the oracle on the calibrated records and the core-hours. A failed j
 its log (``results/logs/reference|calibration/...``).
 
 Usage: python benchmarks/fem_import_calibration.py [PER_FAMILY] [SEED] [CORES]
+
+It works in ./fem_import_calibration_work, kept so that a rerun resumes; delete it after changing the oracle
+(the import copies it).
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -71,9 +73,9 @@ def quantiles(values: list[float]) -> str:
 
 
 def main(per_family: int = 10, seed: int = 0, cores: int = 1) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        suite_dir = root / "cases" / SUITE
+    root = Path("fem_import_calibration_work").resolve()  # kept: a rerun resumes, the logs stay readable
+    suite_dir = root / "cases" / SUITE
+    if not suite_dir.is_dir():  # imported once: a new import would make every job out of date
         subprocess.run(
             [
                 str(Path(sys.executable).with_name("simcodebench")),
@@ -86,20 +88,20 @@ def main(per_family: int = 10, seed: int = 0, cores: int = 1) -> None:
             check=True,
             capture_output=True,
         )
-        sample = stratified(suite_dir, per_family, seed)
-        config = {
-            "cases_dir": str(root / "cases"),
-            "suites": [SUITE],
-            "cases": {SUITE: list(sample)},
-            "agents": {"oracle": {"backend": "oracle"}},
-        }
-        work = workdir(root / "work", config)
-        calibrate_s = run_snakemake(work, cores, "calibrate")
-        # the oracle runs on the calibrated records only, so that the summary table is written
-        calibrated = [case for case in sample if (work / "results" / "calibration" / SUITE / f"{case}.json").is_file()]
-        workdir(work, {**config, "cases": {SUITE: calibrated}})
-        evaluate_s = run_snakemake(work, cores, "all")
-        report(work, sample, calibrate_s, evaluate_s, cores, per_family, seed)
+    sample = stratified(suite_dir, per_family, seed)
+    config = {
+        "cases_dir": str(root / "cases"),
+        "suites": [SUITE],
+        "cases": {SUITE: list(sample)},
+        "agents": {"oracle": {"backend": "oracle"}},
+    }
+    work = workdir(root / "work", config)
+    calibrate_s = run_snakemake(work, cores, "calibrate")
+    # the oracle runs on the calibrated records only, so that the summary table is written
+    calibrated = [case for case in sample if (work / "results" / "calibration" / SUITE / f"{case}.json").is_file()]
+    workdir(work, {**config, "cases": {SUITE: calibrated}})
+    evaluate_s = run_snakemake(work, cores, "all")
+    report(work, sample, calibrate_s, evaluate_s, cores, per_family, seed)
 
 
 def report(

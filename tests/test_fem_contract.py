@@ -14,6 +14,7 @@ from simcodebench.references import Reference
 from simcodebench.scoring import score_attempt
 from simcodebench.suites.fem import grid, manufactured
 from simcodebench.suites.fem.domains import inside
+from simcodebench.suites.fem.reference import ReferenceRejected, check_filter
 
 SQUARE = {"type": "unit_square"}
 
@@ -153,3 +154,21 @@ def test_every_case_forcing_follows_from_its_hidden_solution():
             assert math.isclose(float(difference), 0.0, abs_tol=1e-9), fem_case.key
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize(
+    ("g01", "g12", "e_base", "kept"),
+    [
+        (1e-3, 2e-4, 1e-3, True),  # converging
+        (5e-3, 6e-3, 1e-2, False),  # not monotone: the paper's filter drops it
+        (3e-13, 1.4e-12, 1e-12, True),  # every level exact up to round-off: noise, kept
+        (1e-2, 1e-3, 0.06, False),  # e_base >= 0.05
+    ],
+)
+def test_refinement_filter(g01, g12, e_base, kept):
+    gaps = {"g01": g01, "g12": g12, "e_base_estimate": e_base}
+    if kept:
+        check_filter("fem/x", gaps)
+    else:
+        with pytest.raises(ReferenceRejected):
+            check_filter("fem/x", gaps)

@@ -325,8 +325,9 @@ class Linear:
         self.ksp = PETSc.KSP().create(COMM)
         self.ksp.setOperators(self.A)
         self.ksp.setType("preonly")
-        self.ksp.getPC().setType("lu")
-        self.ksp.getPC().setFactorSolverType("mumps")
+        pc = self.ksp.getPC()
+        pc.setType("lu")
+        pc.setFactorSolverType("mumps")
         self.ksp.setFromOptions()
 
     def solve(self):
@@ -335,6 +336,12 @@ class Linear:
         b.ghostUpdate(PETSc.InsertMode.ADD, PETSc.ScatterMode.REVERSE)
         set_bc(b, self.bcs)
         self.ksp.solve(b, self.target.x.petsc_vec)
+        if self.ksp.getConvergedReason() <= 0:  # a failed factorisation (out of memory) leaves NaN, no error
+            factor = self.ksp.getPC().getFactorMatrix()
+            raise RuntimeError(
+                f"the LU solve failed: KSP reason {self.ksp.getConvergedReason()}, MUMPS INFOG(1) "
+                f"{factor.getMumpsInfog(1)}, INFOG(2) {factor.getMumpsInfog(2)}"
+            )
         self.target.x.scatter_forward()
         b.destroy()
         return self.target

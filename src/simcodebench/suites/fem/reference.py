@@ -22,6 +22,9 @@ from .harness import case_spec
 from .oracle_runs import level_configs, run_oracle
 
 E_BASE_LIMIT = 0.05
+# Gaps below this are round-off: every level reproduces the solution exactly (a Poiseuille channel on P2), and
+# whether g12 < g01 is then noise, not a failure to converge.
+ROUNDOFF_GAP = 1e-10
 
 
 class ReferenceRejected(Exception):
@@ -58,9 +61,12 @@ def refinement_gaps(levels: list[np.ndarray], mask: np.ndarray) -> dict[str, flo
 
 
 def check_filter(key: str, gaps: dict[str, float]) -> None:
-    """Raise :class:`ReferenceRejected` unless ``e_base < 0.05`` and ``g12 < g01``."""
+    """Raise :class:`ReferenceRejected` unless ``e_base < 0.05`` and ``g12 < g01`` (the paper's filter), the
+    latter waived when both gaps are round-off (:data:`ROUNDOFF_GAP`)."""
     if not gaps["e_base_estimate"] < E_BASE_LIMIT:
         raise ReferenceRejected(f"{key}: e_base {gaps['e_base_estimate']:.3g} >= {E_BASE_LIMIT} (drop the case)")
+    if max(gaps["g01"], gaps["g12"]) < ROUNDOFF_GAP:
+        return
     if not gaps["g12"] < gaps["g01"]:
         raise ReferenceRejected(f"{key}: refinement not monotone, g12 {gaps['g12']:.3g} >= g01 {gaps['g01']:.3g}")
 
