@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+import cfd_code_support
 import pytest
 
 from simcodebench import openfoam
@@ -66,6 +67,8 @@ def test_no_hidden_value_in_any_prompt(case):
     # refined fem reference is three oracle runs (compiled ones for deal.II): test_fem_oracle checks it.
     if case.suite.environment in openfoam.ENVIRONMENTS or case.hidden.reference["generator"] == "refined":
         reference = Reference()
+    elif case.suite.name == "cfd-code":  # generated once per session, shared with the cfd-code tests
+        reference = cfd_code_support.reference(case.id)
     else:
         reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
     hidden = [

@@ -144,15 +144,17 @@ def perturb_output(source: str, ctx: MutationContext) -> str:
 
 def degrade_when_refined(source: str, ctx: MutationContext) -> str:
     """Right at the written resolution, wrong once the convergence check refines it (F-Conv): every field is
-    scaled by ``1 + 0.05 (NX / NX_written - 1)``, with NX the first of the case's ``spec.resolution`` names."""
+    scaled by ``1 + rate (NX / NX_written - 1)``, with NX the first of the case's ``spec.resolution`` names and
+    ``rate`` 0.05 unless ``args.rate`` says (a case with a convergence floor needs the error to cross it)."""
     name = ctx.case.visible.spec["resolution"][0]
     _, found = scale_constants(source, [name], 1)
     if name not in found:
         raise ValueError(f"{ctx.case.key}: mutant 'degrade_when_refined' needs a top-level '{name} = <int>'")
     written = found[name][0]
+    rate = float(ctx.args.get("rate", 0.05))
     return source + _append_transform(
         ctx,
-        f"_mgrow = 0.05 * ({name} / {written} - 1)\n_md = dict(_mnp.load(_mfile))\nfor _mk in _mfields:\n"
+        f"_mgrow = {rate!r} * ({name} / {written} - 1)\n_md = dict(_mnp.load(_mfile))\nfor _mk in _mfields:\n"
         "    _md[_mk] = (1 + _mgrow) * _mnp.asarray(_md[_mk])\n_mnp.savez(_mfile, **_md)\n",
         "raise SystemExit('degrade_when_refined needs an npz output')\n",
     )

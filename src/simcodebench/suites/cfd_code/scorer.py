@@ -12,6 +12,11 @@ A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and thei
       upstream: {transpose: true}  # optional: the upstream array's layout (legacy mode)
       mode: coords                 # coords (default) or legacy; suite.yaml's scoring.mode wins
 
+Kind ``statistics`` (a chaotic flow from random initial data: ``2D_Rayleigh_Benard_Convection``) reads the same
+keys but compares statistics of the snapshot (:mod:`.convection_statistics`) with the ensemble of reference runs instead
+of the values: the sample is put on the reference grid as above (``legacy``: resampled by index to the
+reference's shape), then each statistic's NMSE against the ensemble mean is an error.
+
 ``coords`` reads ``solution.npz`` (the output contract: each variable and the grid arrays) and interpolates
 the sample at the reference nodes; ``legacy`` reads ``<var>_<case>.npy`` or ``<var>.npy`` files as the
 released code wrote them and resamples by index. The error is the worst per-variable NMSE, so the accuracy
@@ -32,10 +37,12 @@ from simcodebench.evaluation import Evaluation
 from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
+from . import convection_statistics
 from . import nmse as metric
 from .references import generate
 
 Fields = dict[str, np.ndarray]
+KINDS = ("fields", "statistics")
 
 
 def comparison_mode(case: Case) -> str:
@@ -71,9 +78,21 @@ def generate_reference(case: Case) -> Reference:
 
 def _scoring(case: Case) -> dict[str, Any]:
     scoring = case.hidden.scoring
-    if scoring["kind"] != "fields":
-        raise KeyError(f"{case.key}: no cfd-code scoring kind '{scoring['kind']}'; known: ['fields']")
+    if scoring["kind"] not in KINDS:
+        raise KeyError(f"{case.key}: no cfd-code scoring kind '{scoring['kind']}'; known: {list(KINDS)}")
     return scoring
+
+
+def _statistics_verdict(case: Case, sampled: Fields, reference: Reference) -> Evaluation:
+    """The NMSE of each compared snapshot statistic of ``sampled`` (on the reference grid) against the ensemble
+    mean; the sample's volume Nusselt number is reported beside them."""
+    z = reference.fields["z"]
+    stats = convection_statistics.snapshot_statistics(sampled, z, reference.scalars["kappa"], reference.scalars["lz"])
+    ensemble = {name: reference.scalars[name] for name in ("nusselt_wall", "u_rms")}
+    ensemble["theta_mean"] = reference.fields["theta_mean"]
+    evaluation = _verdict(case, convection_statistics.statistic_errors(stats, ensemble))
+    evaluation.metrics["nusselt_volume"] = float(stats["nusselt_volume"])
+    return evaluation
 
 
 def _variables(case: Case) -> dict[str, dict[str, Any]]:
@@ -113,6 +132,8 @@ def _evaluate_coords(case: Case, run_dir: Path, reference: Reference) -> Evaluat
         return violation.as_evaluation()
     except metric.GridError as exc:
         return Evaluation(outcome="format", message=str(exc))
+    if _scoring(case)["kind"] == "statistics":
+        return _statistics_verdict(case, sampled, reference)
     errors = {}
     for name, options in _variables(case).items():
         errors[name] = metric.field_nmse(
@@ -144,16 +165,22 @@ def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
 
 
 def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
-    errors = {}
+    errors, resampled = {}, {}
     for name in _variables(case):
         path = _legacy_file(case, run_dir, name)
         if path is None:
             return Evaluation(outcome="missing", message=f"{name}_{case.id}.npy (or {name}.npy) was not written")
         try:
-            sample = np.load(path, allow_pickle=False)
-            errors[name] = metric.legacy_nmse(upstream_layout(case, reference.fields[name]), np.real(sample))
+            sample = np.real(np.load(path, allow_pickle=False))
+            truth = reference.fields[name]
+            if _scoring(case)["kind"] == "statistics":
+                resampled[name] = metric.legacy_resample(sample, truth.shape)
+            else:
+                errors[name] = metric.legacy_nmse(upstream_layout(case, truth), sample)
         except (OSError, ValueError) as exc:
             return Evaluation(outcome="format", message=f"{path.name}: {exc}")
+    if resampled:
+        return _statistics_verdict(case, resampled, reference)
     return _verdict(case, errors)
 
 
@@ -195,6 +222,9 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
         sampled = on_reference_grid(case, fields, reference)
     except (ContractViolation, metric.GridError):
         return False
+    if _scoring(case)["kind"] == "statistics":
+        _plot_statistics(case, sampled, reference, png)
+        return True
 
     axes_names = list(_scoring(case)["axes"])
     coords = [reference.fields[name] for name in axes_names]
@@ -222,3 +252,28 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
             axis.set_title(title)
     save_figure(figure, png, f"{case.key}: {case.title}")
     return True
+
+
+def _plot_statistics(case: Case, sampled: Fields, reference: Reference, png: Path) -> None:
+    """The sample's statistics among the reference ensemble's: the mean buoyancy profile, and wall Nu by u_rms."""
+    z = reference.fields["z"]
+    stats = convection_statistics.snapshot_statistics(sampled, z, reference.scalars["kappa"], reference.scalars["lz"])
+    figure, rows = figure_grid(1, 2, 11, 4.2)
+    profile, numbers = rows[0]
+    for member in reference.fields["theta_mean_members"]:
+        profile.plot(member, z, color="0.7", lw=0.8)
+    profile.plot(reference.fields["theta_mean"], z, color="k", label="ensemble mean")
+    profile.plot(stats["theta_mean"], z, color="C3", label="sample")
+    profile.set_xlabel("mean_x(b) - (Lz - z)")
+    profile.set_ylabel("z")
+    profile.legend()
+    numbers.scatter(
+        reference.fields["nusselt_wall_members"], reference.fields["u_rms_members"], color="0.5", label="reference runs"
+    )
+    numbers.scatter([stats["nusselt_wall"]], [stats["u_rms"]], color="C3", label="sample")
+    numbers.set_xlabel("Nusselt number at the walls")
+    numbers.set_ylabel("u_rms")
+    numbers.legend()
+    for axis in (profile, numbers):
+        axis.grid(alpha=0.3)
+    save_figure(figure, png, f"{case.key}: {case.title} (statistics)")

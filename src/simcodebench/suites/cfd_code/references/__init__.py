@@ -21,6 +21,7 @@ from . import (
     lane_emden,
     pipe_evp,
     potential,
+    rayleigh_benard,
     shear_flow,
 )
 from .solution import Solution
@@ -47,6 +48,7 @@ GENERATORS: dict[str, Callable[..., Solution]] = {
     "cylinder_flow": cylinder.cylinder_flow,
     "pipe_evp": pipe_evp.pipe_evp,
     "shear_flow": shear_flow.shear_flow,
+    "rayleigh_benard": rayleigh_benard.rayleigh_benard,
 }
 
 
