@@ -13,7 +13,7 @@ from cfd_code_support import case, reference
 
 from simcodebench.mutants import OPERATIONS, MutationContext
 from simcodebench.suites.cfd_code import convection_statistics, scorer
-from simcodebench.suites.cfd_code.references.rayleigh_benard import Convection, simulate
+from simcodebench.suites.cfd_code.references.rayleigh_benard import Convection, Setup, simulate
 
 CASE = "2D_Rayleigh_Benard_Convection"
 
@@ -68,7 +68,7 @@ def test_convection_sets_in_at_the_critical_rayleigh_number() -> None:
     for rayleigh in (1650.0, 1770.0):
         speeds = []
         for t_end in (100.0, 200.0):
-            run = simulate(nx=8, nz=21, lx=lx, rayleigh=rayleigh, t_end=t_end, max_dt=0.05, seed=1)
+            run = simulate(Setup(nx=8, nz=21, lx=lx, rayleigh=rayleigh, t_end=t_end, max_dt=0.05), seed=1)
             speeds.append(np.sqrt(np.mean(run["u"] ** 2 + run["w"] ** 2)))
         rates.append(np.log(speeds[1] / speeds[0]) / 100.0)
     assert rates[0] < 0 < rates[1]

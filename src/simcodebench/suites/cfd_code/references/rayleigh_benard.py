@@ -17,6 +17,8 @@ solves ``lap p = db/dz - d_i u_j d_j u_i`` with ``dp/dz = b + nu d2w/dz2`` on th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy import fft
 
@@ -187,26 +189,31 @@ def mean_weights(points: int) -> np.ndarray:
     return weights / 2
 
 
-def simulate(
-    nx: int = 256,
-    nz: int = 64,
-    lx: float = 4.0,
-    lz: float = 1.0,
-    rayleigh: float = 2.0e6,
-    prandtl: float = 1.0,
-    t_end: float = 50.0,
-    max_dt: float = 0.0125,
-    cfl: float = 0.4,
-    noise: float = 1.0e-3,
-    seed: int = 0,
-) -> dict[str, np.ndarray]:
+@dataclass(frozen=True)
+class Setup:
+    """The problem and its discretisation (``hidden.reference.params`` of the case, less ``seeds``)."""
+
+    nx: int = 256
+    nz: int = 65
+    lx: float = 4.0
+    lz: float = 1.0
+    rayleigh: float = 2.0e6
+    prandtl: float = 1.0
+    t_end: float = 50.0
+    max_dt: float = 0.0125
+    cfl: float = 0.4
+    noise: float = 1.0e-3
+
+
+def simulate(setup: Setup, seed: int = 0) -> dict[str, np.ndarray]:
     """One member of the ensemble: ``b``, ``u``, ``w``, ``p`` at ``t_end`` (``x`` first) and the grid ``x``, ``z``.
 
     Raises ``ArithmeticError`` when the state stops being finite.
     """
-    box = Convection(nx, nz, lx, lz, rayleigh, prandtl)
+    nx, nz, lz, max_dt, cfl = setup.nx, setup.nz, setup.lz, setup.max_dt, setup.cfl
+    box = Convection(nx, nz, setup.lx, lz, setup.rayleigh, setup.prandtl)
     rng = np.random.default_rng(seed)
-    theta0 = noise * rng.standard_normal((nz, nx)) * (box.z * (lz - box.z))[:, None]
+    theta0 = setup.noise * rng.standard_normal((nz, nx)) * (box.z * (lz - box.z))[:, None]
     theta = fft.rfft(theta0, axis=-1)
     theta[:, -1] = 0.0
     psi = np.zeros_like(theta)
@@ -214,7 +221,7 @@ def simulate(
     # Time in ticks of max_dt / 2^FINEST; a step of level m is max_dt / 2^m. The level goes up (the step halves)
     # when the CFL number would pass ``cfl`` and down again after STEADY steps at which twice the step would stay
     # below cfl / 2; each change restarts SBDF2 with a backward Euler step.
-    end, now, level, steady = round(t_end / max_dt) << FINEST, 0, 0, 0
+    end, now, level, steady = round(setup.t_end / max_dt) << FINEST, 0, 0, 0
     previous = None  # omega, theta and their explicit rates one step back, at the current step size
     while now < end:
         box.set_step(max_dt / 2**level)
@@ -252,25 +259,14 @@ def simulate(
     }
 
 
-def rayleigh_benard(
-    nx: int = 256,
-    nz: int = 65,
-    seeds: int = 6,
-    lx: float = 4.0,
-    lz: float = 1.0,
-    rayleigh: float = 2.0e6,
-    prandtl: float = 1.0,
-    t_end: float = 50.0,
-    max_dt: float = 0.0125,
-    cfl: float = 0.4,
-    noise: float = 1.0e-3,
-) -> Solution:
+def rayleigh_benard(seeds: int = 6, **params: float) -> Solution:
     """The ensemble of ``seeds`` runs: the snapshot of seed 0 (``b``, ``u``, ``w``, ``p``), each member's
     statistics (``<name>_members``, see :mod:`..convection_statistics`) and their mean (``theta_mean`` as a field, the
     numbers in ``meta`` with ``kappa``, ``lz`` and the worst leave-one-out error)."""
-    kappa = (rayleigh * prandtl) ** -0.5
-    runs = [simulate(nx, nz, lx, lz, rayleigh, prandtl, t_end, max_dt, cfl, noise, seed) for seed in range(seeds)]
-    members = [convection_statistics.snapshot_statistics(run, run["z"], kappa, lz) for run in runs]
+    setup = Setup(**params)
+    kappa = (setup.rayleigh * setup.prandtl) ** -0.5
+    runs = [simulate(setup, seed) for seed in range(seeds)]
+    members = [convection_statistics.snapshot_statistics(run, run["z"], kappa, setup.lz) for run in runs]
     first = runs[0]
     mean = convection_statistics.ensemble_mean(members)
     fields = {name: first[name] for name in ("b", "u", "w", "p")}
@@ -280,12 +276,12 @@ def rayleigh_benard(
         coords={"x": first["x"], "z": first["z"]},
         fields=fields,
         method=(
-            f"Fourier x Chebyshev streamfunction-vorticity, SBDF2, {nx} x {nz} nodes, ensemble of {seeds} "
+            f"Fourier x Chebyshev streamfunction-vorticity, SBDF2, {setup.nx} x {setup.nz} nodes, ensemble of {seeds} "
             f"seeds of the initial noise (fields: seed 0; statistics: ensemble mean)"
         ),
         meta={
             "kappa": kappa,
-            "lz": lz,
+            "lz": setup.lz,
             **{name: float(mean[name]) for name in ("nusselt_wall", "u_rms", "nusselt_volume")},
             "leave_one_out_worst": max(convection_statistics.leave_one_out(members)),
         },
