@@ -41,6 +41,13 @@ def test_the_variant_merges_its_keys_and_names_itself() -> None:
         get_case("cfd-code@modern", "1D_Diffusion", root=REPO / "cases")
 
 
+def test_a_case_adjusting_a_mutant_the_variant_leaves_out_still_loads() -> None:
+    """Rayleigh-Benard adjusts wrong-answer and degrade-on-refine, which the legacy variant does not run."""
+    the_case = legacy("2D_Rayleigh_Benard_Convection")
+    assert "wrong-answer" in the_case.hidden.mutants
+    assert "wrong-answer" not in [m["name"] for m in the_case.suite.mutants]
+
+
 def test_the_legacy_prompt_is_the_released_one() -> None:
     user = render_messages(legacy("1D_Burgers_Equation"))[-1]["content"]
     assert "using the same name as provided in `save_values`" in user

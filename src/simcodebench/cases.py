@@ -71,6 +71,16 @@ class Suite:
         return list(self.data.get("mutants", []))
 
 
+def declared_mutant_names(suite: Suite) -> set[str]:
+    """Every mutant name the suite folder declares, its own and its variants': a case may adjust any of them
+    (``hidden.mutants``), also when it runs under a variant that leaves the mutant out."""
+    raw = read_yaml(suite.folder / "suite.yaml")
+    declarations = list(raw.get("mutants", []))
+    for variant in (raw.get("variants") or {}).values():
+        declarations += variant.get("mutants", [])
+    return {m["name"] for m in declarations}
+
+
 @dataclass(frozen=True)
 class Case:
     """One case: its suite, its folder, and its visible and hidden parts kept apart."""
@@ -205,7 +215,7 @@ def load_case(suite: Suite, folder: Path) -> Case:
             f"names '{hidden['oracle']}', which does not exist",
             "add the reference solution file (a folder for a whole-case suite) to the case folder",
         )
-    known = {m["name"] for m in suite.mutants}
+    known = declared_mutant_names(suite)
     for name in hidden.get("mutants", {}):
         if name not in known:
             raise InputError(
