@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from simcodebench.references import Reference
+
 from . import nmse as metric
 
 NAMES = ("nusselt_wall", "u_rms", "theta_mean")
@@ -74,3 +76,15 @@ def leave_one_out(members: Sequence[Mapping[str, np.ndarray]]) -> list[float]:
         others = ensemble_mean([m for i, m in enumerate(members) if i != index])
         worst.append(max(statistic_errors(member, others).values()))
     return worst
+
+
+def against_reference(
+    fields: Mapping[str, np.ndarray], reference: Reference
+) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """The statistics of the snapshot ``fields`` on the reference's nodes, and their errors against the mean of
+    the reference ensemble (as ``references/rayleigh_benard.py`` stores it)."""
+    z = reference.fields["z"]
+    stats = snapshot_statistics(fields, z, reference.scalars["kappa"], reference.scalars["lz"])
+    ensemble = {name: reference.scalars[name] for name in ("nusselt_wall", "u_rms")}
+    ensemble["theta_mean"] = reference.fields["theta_mean"]
+    return stats, statistic_errors(stats, ensemble)

@@ -13,9 +13,9 @@ A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and thei
       mode: coords                 # coords (default) or legacy; suite.yaml's scoring.mode wins
 
 Kind ``statistics`` (a chaotic flow from random initial data: ``2D_Rayleigh_Benard_Convection``) reads the same
-keys but compares statistics of the snapshot (:mod:`.convection_statistics`) with the ensemble of reference runs instead
-of the values: the sample is put on the reference grid as above (``legacy``: resampled by index to the
-reference's shape), then each statistic's NMSE against the ensemble mean is an error.
+keys but compares statistics of the snapshot (:mod:`.convection_statistics`) with the ensemble of reference
+runs instead of the values: the sample is put on the reference grid as above (``legacy``: resampled by index to
+the reference's shape), then each statistic's NMSE against the ensemble mean is an error.
 
 ``coords`` reads ``solution.npz`` (the output contract: each variable and the grid arrays) and interpolates
 the sample at the reference nodes; ``legacy`` reads ``<var>_<case>.npy`` or ``<var>.npy`` files as the
@@ -86,11 +86,8 @@ def _scoring(case: Case) -> dict[str, Any]:
 def _statistics_verdict(case: Case, sampled: Fields, reference: Reference) -> Evaluation:
     """The NMSE of each compared snapshot statistic of ``sampled`` (on the reference grid) against the ensemble
     mean; the sample's volume Nusselt number is reported beside them."""
-    z = reference.fields["z"]
-    stats = convection_statistics.snapshot_statistics(sampled, z, reference.scalars["kappa"], reference.scalars["lz"])
-    ensemble = {name: reference.scalars[name] for name in ("nusselt_wall", "u_rms")}
-    ensemble["theta_mean"] = reference.fields["theta_mean"]
-    evaluation = _verdict(case, convection_statistics.statistic_errors(stats, ensemble))
+    stats, errors = convection_statistics.against_reference(sampled, reference)
+    evaluation = _verdict(case, errors)
     evaluation.metrics["nusselt_volume"] = float(stats["nusselt_volume"])
     return evaluation
 
@@ -257,7 +254,7 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
 def _plot_statistics(case: Case, sampled: Fields, reference: Reference, png: Path) -> None:
     """The sample's statistics among the reference ensemble's: the mean buoyancy profile, and wall Nu by u_rms."""
     z = reference.fields["z"]
-    stats = convection_statistics.snapshot_statistics(sampled, z, reference.scalars["kappa"], reference.scalars["lz"])
+    stats, _ = convection_statistics.against_reference(sampled, reference)
     figure, rows = figure_grid(1, 2, 11, 4.2)
     profile, numbers = rows[0]
     for member in reference.fields["theta_mean_members"]:

@@ -11,8 +11,9 @@ collocation in ``z``; SBDF2 (backward Euler for the first step after each time-s
 implicit and advection and buoyancy explicit. Each Fourier mode solves one coupled collocation system for
 ``(omega, psi)``: the vorticity equation on the interior nodes, ``lap psi = omega`` on the interior nodes, and the
 four no-slip conditions ``psi = dpsi/dz = 0`` at both walls (conditioned like a second-order operator, unlike
-``lap^2 psi``). The step halves whenever the advective CFL number exceeds ``cfl``. The pressure at the end
-solves ``lap p = db/dz - d_i u_j d_j u_i`` with ``dp/dz = b + nu d2w/dz2`` on the walls and zero mean.
+``lap^2 psi``). The step halves whenever the advective CFL number would exceed ``cfl`` and doubles back once
+it has stayed well below it. The pressure at the end solves ``lap p = db/dz - d_i u_j d_j u_i`` with
+``dp/dz = b + nu d2w/dz2`` on the walls and zero mean.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class Convection:
         self.dt = 0.0
         self._systems: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
 
-    # --- transforms between Fourier modes (first axis) and the padded physical grid -----------------------
+    # --- transforms between Fourier modes and the padded physical grid --------------------------------------
     # Internally ``z`` is the first axis and ``x`` (or the Fourier mode) the second, contiguous one.
     def to_grid(self, modes: np.ndarray) -> np.ndarray:
         """Values on the 3/2-padded ``x`` grid of ``modes`` (shape ``(nz, nx // 2 + 1)``, or a stack of them)."""
