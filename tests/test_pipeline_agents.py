@@ -56,6 +56,28 @@ def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
             assert SECRET not in path.read_text(errors="replace"), path
 
 
+def test_batches_of_a_large_sweep_ask_each_sample_once_and_the_last_summarises_all(tmp_path, python_env):
+    """README "Very large sweeps": ``--batch aggregate=i/n`` plans and runs part of the samples, without the
+    summary; the last batch runs its own part, asks nothing already asked and summarises every sample."""
+    with OpenAIServer(responder=lambda request: _oracle_reply("hilbert")) as server:
+        agent = {
+            "backend": "openai",
+            "base_url": server.url,
+            "model": "test-model",
+            "api_key_env": "SCB_TEST_KEY",
+            "samples": 4,
+            "backoff_s": 0.01,
+        }
+        work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}})
+        env = {"SCB_TEST_KEY": SECRET}
+        snakemake(work, "--batch", "aggregate=1/2", env=env)
+        assert server.count == 2 and not (work / "results" / "summary" / "scores.csv").exists()
+        snakemake(work, "--batch", "aggregate=2/2", env=env)
+        assert server.count == 4
+        frame = scores(work)
+        assert sorted(frame["sample"]) == [0, 1, 2, 3] and set(frame.failure_class) == {"Pass"}
+
+
 def _line(sample: int, attempt: int, response: str, **extra) -> dict:
     return {"suite": "re4", "case": "hilbert", "sample": sample, "attempt": attempt, "response": response, **extra}
 
