@@ -19,19 +19,23 @@ def _oracle_reply(case: str) -> str:
     return f"Here is my solution.\n\n```python\n{source}```\n"
 
 
+def _openai_agent(url: str, samples: int, **extra) -> dict:
+    """An agent of the test server at ``url``, its key in SCB_TEST_KEY."""
+    return {
+        "backend": "openai",
+        "base_url": url,
+        "model": "test-model",
+        "api_key_env": "SCB_TEST_KEY",
+        "samples": samples,
+        "backoff_s": 0.01,
+        **extra,
+    }
+
+
 def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
     with OpenAIServer(responder=lambda request: _oracle_reply("hilbert")) as server:
-        agent = {
-            "backend": "openai",
-            "base_url": server.url,
-            "model": "test-model",
-            "api_key_env": "SCB_TEST_KEY",
-            "temperature": 0.0,
-            "max_tokens": 4000,
-            "samples": 2,
-            "backoff_s": 0.01,
-            "price": {"prompt_per_1m": 1.0, "completion_per_1m": 2.0},
-        }
+        price = {"prompt_per_1m": 1.0, "completion_per_1m": 2.0}
+        agent = _openai_agent(server.url, 2, temperature=0.0, max_tokens=4000, price=price)
         work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}})
         env = {"SCB_TEST_KEY": SECRET}
         snakemake(work, env=env)
@@ -60,14 +64,7 @@ def test_batches_of_a_large_sweep_ask_each_sample_once_and_the_last_summarises_a
     """README "Very large sweeps": ``--batch aggregate=i/n`` plans and runs part of the samples, without the
     summary; the last batch runs its own part, asks nothing already asked and summarises every sample."""
     with OpenAIServer(responder=lambda request: _oracle_reply("hilbert")) as server:
-        agent = {
-            "backend": "openai",
-            "base_url": server.url,
-            "model": "test-model",
-            "api_key_env": "SCB_TEST_KEY",
-            "samples": 4,
-            "backoff_s": 0.01,
-        }
+        agent = _openai_agent(server.url, 4)
         work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}})
         env = {"SCB_TEST_KEY": SECRET}
         snakemake(work, "--batch", "aggregate=1/2", env=env)
