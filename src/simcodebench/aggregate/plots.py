@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from simcodebench.aggregate.tables import failure_class_counts
+from simcodebench.aggregate.breakdowns import failure_class_counts
 
 CLASS_COLOURS = {
     "Pass": "#2ca02c",
