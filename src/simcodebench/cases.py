@@ -99,9 +99,12 @@ class Case:
         return f"{self.suite.name}/{self.id}"
 
     def threshold_policy(self) -> dict[str, Any]:
-        """The suite's threshold policy with this case's overrides applied."""
+        """The suite's threshold policy with this case's overrides applied; a suite (variant) whose gate has
+        policy ``none`` keeps it whatever the case says (``re4@paper`` has no accuracy gate)."""
         policy = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.suite.data["thresholds"].items()}
         for gate, override in self.hidden.thresholds.items():
+            if (policy.get(gate) or {}).get("policy") == "none":
+                continue
             if override is None:
                 policy[gate] = None
             else:

@@ -78,6 +78,8 @@ IMPORTERS = {
 
 
 def _import(args: argparse.Namespace) -> int:
+    if args.benchmark == "re4-transcripts":
+        return _import_re4_transcripts(args)
     module, _, function = IMPORTERS[args.benchmark].partition(":")
     importer = getattr(importlib.import_module(module), function)
     out = Path(args.out) if args.out else cases_root() / args.benchmark
@@ -86,6 +88,17 @@ def _import(args: argparse.Namespace) -> int:
     options = {"upstream_tolerance": True} if args.upstream_tolerance else {}
     count = importer(Path(args.path), out, **options)
     print(f"ok: {count} case(s) written to {out}")
+    return 0
+
+
+def _import_re4_transcripts(args: argparse.Namespace) -> int:
+    from .suites.re4.transcripts import import_re4_transcripts
+
+    if not args.out:
+        raise InputError("(command line)", "--out", "is missing", "give the folder for the <programmer>.jsonl files")
+    counts, unknown = import_re4_transcripts(Path(args.path), Path(args.out))
+    written = ", ".join(f"{programmer}.jsonl ({count} replies)" for programmer, count in counts.items())
+    print(f"ok: {written} written to {args.out}" + (f"; not Re^4 problems: {', '.join(unknown)}" if unknown else ""))
     return 0
 
 
@@ -160,9 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     targets.add_argument("--agent", help="agent name")
     targets.set_defaults(func=_targets)
     importing = commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases")
-    importing.add_argument("benchmark", choices=sorted(IMPORTERS))
-    importing.add_argument("path", help="the upstream JSON file")
-    importing.add_argument("--out", help="suite folder to write (default: cases/<benchmark>)")
+    importing.add_argument("benchmark", choices=sorted([*IMPORTERS, "re4-transcripts"]))
+    importing.add_argument("path", help="the upstream JSON file (re4-transcripts: the released replies' folder)")
+    importing.add_argument(
+        "--out", help="suite folder to write (default: cases/<benchmark>; re4-transcripts: the replay files' folder)"
+    )
     importing.add_argument(
         "--upstream-tolerance",
         action="store_true",

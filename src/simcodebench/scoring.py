@@ -96,6 +96,9 @@ def score_attempt(
 ) -> dict[str, Any]:
     """Apply the gates in order (response, extraction, run, outputs, accuracy, convergence, time) to one attempt.
 
+    A calibration without an accuracy threshold (policy ``none``) has no accuracy gate: an ``ok`` evaluation
+    passes it, with or without an error.
+
     The convergence gate applies only with a ``convergence`` record (suites with ``convergence`` in suite.yaml,
     see :mod:`simcodebench.convergence`). A scorer with ``diagnose(case, solution_dir) -> dict`` adds
     diagnostics of the extracted artifact itself (whether or not it ran) to ``metrics``; they never gate. A
@@ -123,13 +126,15 @@ def score_attempt(
             OUTCOME_CLASS.get(evaluation.outcome, "F-Format"),
             evaluation.message,
         ):
-            assert evaluation.error is not None
-            accurate = gates.check(
-                "accuracy",
-                evaluation.error <= tau_acc,
-                "F-Acc",
-                f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
-            )
+            accurate = tau_acc is None  # no accuracy gate (Re^4's execution success, re4@paper)
+            if not accurate:
+                assert evaluation.error is not None
+                accurate = gates.check(
+                    "accuracy",
+                    evaluation.error <= tau_acc,
+                    "F-Acc",
+                    f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
+                )
             if accurate and convergence is not None:
                 gates.check("convergence", bool(convergence.get("converged")), "F-Conv", convergence["message"])
             if tau_time is not None:

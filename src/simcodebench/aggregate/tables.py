@@ -23,6 +23,7 @@ from simcodebench.aggregate.breakdowns import (
     suites_with,
 )
 from simcodebench.aggregate.collect import INFRA
+from simcodebench.aggregate.re4_tables import re4_paper_markdown
 from simcodebench.io import atomic_write_text
 
 NONE = "—"
@@ -259,6 +260,8 @@ def _sections(frame: pd.DataFrame) -> str:
         text += f"\n## Stages\n\n{stage_name_markdown(frame)}\n{STAGES_NOTE}\n"
     if "re4" in strategies:
         text += f"\n## Re^4 stages: execution success and error\n\n{re4_stage_markdown(frame)}\n{RE4_NOTE}\n"
+        if paper_tables := re4_paper_markdown(frame):
+            text += f"\n## Re^4's tables: programmers by stage\n\n{paper_tables}"
     if "best_of_n" in strategies:
         text += f"\n## Best-of-n selection\n\n{best_of_n_markdown(frame)}\n{BEST_OF_N_NOTE}\n"
     if suites_with(frame, "struct"):

@@ -60,7 +60,7 @@ def gate_feedback(score: dict[str, Any], leak_thresholds: bool) -> str:
     if score.get("visible_detail"):
         lines.append(score["visible_detail"].rstrip())
     if leak_thresholds:
-        criteria = [f"error <= {score['tau_acc']:.3e}"]
+        criteria = [] if score.get("tau_acc") is None else [f"error <= {score['tau_acc']:.3e}"]
         if score.get("tau_time") is not None:
             criteria.append(f"wall time <= {score['tau_time']:.2f} s")
         lines.append("Pass criteria: " + ", ".join(criteria))

@@ -4,6 +4,8 @@ Reference generators (``hidden.reference.generator``): ``hilbert`` (x* = 1), ``s
 solution), ``burgers_cole_hopf`` (Cole-Hopf integral) and ``keyhole_group`` (the keyhole number's exponents).
 Scoring kinds (``hidden.scoring.kind``): ``hilbert`` (largest L-infinity error over n), ``field1d`` (relative
 L2 error of the primary field at the sample's points) and ``keyhole`` (sine of the angle to Ke's exponents).
+Under ``scoring.mode: paper`` (the ``re4@paper`` variant) a run is judged by Re^4's execution success instead
+(:mod:`simcodebench.suites.re4.paper`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from simcodebench.evaluation import Evaluation
 from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
-from . import keyhole, metrics
+from . import keyhole, metrics, paper
 from .burgers import burgers_cole_hopf
 from .sod import sod_exact
 
@@ -134,11 +136,32 @@ EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Evaluation]] = {
 }
 
 
+def _evaluate_paper(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Re^4's execution success: ``nonfinite`` when the run printed or saved a NaN or infinity, else ``ok``.
+    The error is measured only when the script happens to write our contract's files (the paper's prompts do
+    not ask for them); it never gates (the variant has no accuracy threshold)."""
+    findings = paper.nonfinite_findings(case, run_dir)
+    if findings:
+        shown = "; ".join(str(f) for f in findings[:3])
+        return Evaluation(outcome="nonfinite", message=f"printed or saved a NaN or infinity: {shown}")
+    try:
+        outputs = load_outputs(case.visible.contract, Path(run_dir))
+    except ContractViolation as violation:
+        return Evaluation(outcome="ok", message=f"executed; error not measured ({violation})")
+    measured = EVALUATORS[case.hidden.scoring["kind"]](case, _merged(outputs), reference)
+    if measured.outcome != "ok":
+        return Evaluation(outcome="ok", message=f"executed; error not measured ({measured.message})")
+    return Evaluation(outcome="ok", error=measured.error, metrics=measured.metrics)
+
+
 def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
-    """Read the run's outputs under ``run_dir`` and measure their error against ``reference``."""
+    """Read the run's outputs under ``run_dir`` and measure their error against ``reference`` (under
+    ``scoring.mode: paper``, judge Re^4's execution success instead)."""
     kind = case.hidden.scoring["kind"]
     if kind not in EVALUATORS:
         raise KeyError(f"{case.key}: no re4 scoring kind '{kind}'; known: {sorted(EVALUATORS)}")
+    if case.suite.data.get("scoring", {}).get("mode") == "paper":
+        return _evaluate_paper(case, Path(run_dir), reference)
     try:
         outputs = load_outputs(case.visible.contract, Path(run_dir))
     except ContractViolation as violation:
