@@ -183,6 +183,9 @@ def test_the_stage_tables_on_rows_computed_by_hand() -> None:
     assert text.index("| burgers |") < text.index("| sod |")  # the paper's row order
     assert "hilbert" not in text.split("### Mean error")[1].split("###")[0]
     assert re4_paper_markdown(frame.assign(strategy="single")) == ""
+    unmeasured = re4_paper_markdown(frame.assign(error=None, metrics="{}"))  # re4@paper: no contract files
+    assert "### Execution success" in unmeasured
+    assert not any(f"### {title}" in unmeasured for title in ("Mean error", "Hilbert", "Keyhole", "Best of N"))
 
 
 # ---------------------------------------------------------------- the transcript importer

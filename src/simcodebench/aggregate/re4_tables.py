@@ -9,7 +9,8 @@
 
 A run at a stage is a scored attempt (skipped and F-Infra left out). Errors and the Hilbert and keyhole metrics
 exist only where the run wrote our contract's files: always under ``re4``, rarely under ``re4@paper``, whose
-prompts do not ask for them; a run without them is not solved.
+prompts do not ask for them; a run without them is not solved, and a table whose metric no run recorded is left
+out.
 """
 
 from __future__ import annotations
@@ -166,7 +167,7 @@ NOTE = (
     "status 0 and (re4) wrote well-formed, finite outputs or (re4@paper) printed and saved no NaN or infinity. "
     f"Hilbert: L-inf error below {HILBERT_LIMIT:g} for that n; keyhole: Ke's exponents (sine of the angle below "
     f"{KEYHOLE_LIMIT:g}). Errors exist only where the run wrote our contract's files (re4@paper does not ask for "
-    "them); a run without them is not solved."
+    "them); a run without them is not solved, and a table is left out when no run recorded its metric."
 )
 
 
@@ -176,12 +177,14 @@ def re4_paper_markdown(frame: pd.DataFrame) -> str:
     if runs.empty:
         return ""
     parts = [("Execution success by stage (Fig. 2)", execution_success(runs))]
-    if _pdes(runs):
+    case = runs["problem"].str.split("/").str[-1]
+    pde_errors = runs.loc[~case.isin((HILBERT, KEYHOLE)), "error"].notna().any()
+    if pde_errors:
         parts.append(("Mean error of the executable runs (Table 2)", mean_error_of_executable(runs)))
-    if runs["problem"].str.split("/").str[-1].eq(HILBERT).any():
+    if runs.loc[case.eq(HILBERT), "metrics"].str.contains('"linf_n').any():
         parts.append(("Hilbert solving success by n", hilbert_success_by_n(runs)))
-    if runs["problem"].str.split("/").str[-1].eq(KEYHOLE).any():
+    if runs.loc[case.eq(KEYHOLE), "error"].notna().any():
         parts.append(("Keyhole success", keyhole_success(runs)))
-    if _pdes(runs):
+    if pde_errors:
         parts.append(("Best of N at the last stage (Table 4)", best_at_last_stage(runs)))
     return "".join(f"### {title}\n\n{table}\n" for title, table in parts) + NOTE + "\n"
