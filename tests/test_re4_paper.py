@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from simcodebench.agents import load_agents
 from simcodebench.aggregate.collect import COLUMNS
 from simcodebench.aggregate.re4_tables import re4_paper_markdown
 from simcodebench.artifacts import write_solution
@@ -220,6 +221,23 @@ def test_every_case_of_the_mapping_exists() -> None:
     with issue 15's other half)."""
     ours = {path.parent.name for path in (REPO / "cases" / "re4").glob("*/case.yaml")}
     assert ours <= set(transcripts.PROBLEMS.values()) and len(transcripts.PROBLEMS) == 8
+
+
+def test_a_replay_agent_runs_the_recorded_samples(tmp_path: Path) -> None:
+    replies = tmp_path / "replies.jsonl"
+    lines = [("hilbert", 0), ("hilbert", 2), ("keyhole", 0)]
+    replies.write_text(
+        "".join(
+            json.dumps({"suite": "re4", "case": c, "sample": s, "attempt": 0, "response": "x"}) + "\n" for c, s in lines
+        )
+    )
+    [agent] = load_agents(
+        {"agents": {"r": {"backend": "replay", "file": str(replies), "samples": "recorded"}}}
+    ).values()
+    counts = {case: agent.samples(paper_case(case)) for case in ("hilbert", "keyhole", "sod")}
+    assert counts == {"hilbert": 3, "keyhole": 1, "sod": 0}  # a gap is run (no response), an absent case is not
+    with pytest.raises(InputError, match="samples.*only a replay agent"):
+        load_agents({"agents": {"o": {"backend": "oracle", "samples": "recorded"}}})
 
 
 @pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/upstream/re4/transcripts is absent")

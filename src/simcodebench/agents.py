@@ -6,12 +6,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .backends.replay import load_replay
 from .cases import Case
 from .errors import InputError
 from .mutants import mutant_names
 from .strategies import DEFAULT, STRATEGIES, Strategy, get_strategy
 
 BACKENDS = ("openai", "replay", "oracle", "mutant")
+RECORDED = "recorded"
+"""``samples: recorded``: a replay agent runs as many samples of a case as its file holds."""
 REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "mutant": ()}
 
 
@@ -43,11 +46,20 @@ class Agent:
         return {**base, **(self.settings.get("roles") or {}).get(role, {})}
 
     def samples(self, case: Case) -> int:
-        """Samples per case: one per mutant for the mutant backend, one for the oracle."""
+        """Samples per case: one per mutant for the mutant backend, one for the oracle; ``samples: recorded``
+        (replay): the case's highest sample index in the replay file + 1 (its suite's lines, or a variant's)."""
         if self.backend == "mutant":
             return len(mutant_names(case))
         if self.backend == "oracle":
             return 1
+        if self.settings.get("samples") == RECORDED:
+            suites = {case.suite.name, case.suite.base}
+            recorded = [
+                k[2]
+                for k in load_replay(Path(self.settings["file"]).resolve())
+                if (k[0], k[1]) in {(suite, case.id) for suite in suites}
+            ]
+            return max(recorded, default=-1) + 1
         return int(self.settings.get("samples", 1))
 
     @property
@@ -80,6 +92,10 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
                 f"{field}.file",
                 f"'{settings['file']}' does not exist",
                 "point it at a JSONL file of replies",
+            )
+        if settings.get("samples") == RECORDED and backend != "replay":
+            raise InputError(
+                config_file, f"{field}.samples", f"is '{RECORDED}', which only a replay agent has", "give a number"
             )
         _check_strategy(settings, field, config_file)
         agents[name] = Agent(name=name, settings=settings)
