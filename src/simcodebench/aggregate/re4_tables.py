@@ -16,7 +16,7 @@ out.
 from __future__ import annotations
 
 import json
-import math
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -71,17 +71,13 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}% ({part}/{whole})" if whole else NONE
 
 
-def _error(value: float) -> str:
-    return NONE if value is None or math.isnan(value) else f"{value:.2e}"
-
-
 def _markdown(header: list[str], rows: list[list[str]]) -> str:
     align = [":---", *["---:"] * (len(header) - 1)]
     lines = [header, align, *rows]
     return "\n".join("| " + " | ".join(str(cell) for cell in line) + " |" for line in lines) + "\n"
 
 
-def _stage_table(runs: pd.DataFrame, labels: list[str], cell) -> str:
+def _stage_table(runs: pd.DataFrame, labels: list[str], cell: Callable[[str, pd.DataFrame], str]) -> str:
     """Rows ``labels`` by (agent, stage) columns, each cell ``cell(label, runs at that agent and stage)``."""
     columns = _columns(runs)
     header = ["problem", *(f"{agent} {stage}" for agent, _, stage in columns)]
