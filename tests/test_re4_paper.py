@@ -21,6 +21,7 @@ from simcodebench.cli import main
 from simcodebench.errors import InputError
 from simcodebench.execution import execute_solution
 from simcodebench.extract import extract_code
+from simcodebench.mutants import build_mutant
 from simcodebench.prompts import render_messages
 from simcodebench.scoring import score_attempt
 from simcodebench.suites.re4 import paper, transcripts
@@ -253,3 +254,13 @@ def test_the_importer_on_the_released_transcripts(tmp_path: Path, capsys) -> Non
             released = TRANSCRIPTS / line["source"]
             assert released.read_text() == line["response"] and released.parts[-2].startswith(("sample", programmer))
             assert "import numpy" in extract_code(line["response"], "python")
+
+
+@pytest.mark.parametrize(("mutant", "expected"), [("raises", "F-Exec"), ("nan", "F-NaN")])
+def test_the_variant_mutants_land(mutant: str, expected: str, tmp_path: Path, python_env) -> None:
+    """The oracle poisoned or broken lands in the declared class (``hang`` is the timeout script above)."""
+    case = paper_case("keyhole")
+    index = [m["name"] for m in case.suite.mutants].index(mutant)
+    built = build_mutant(case, index, None)
+    score = _score(case, extract_code(built.reply, "python"), tmp_path)
+    assert built.declared_class == expected and score["failure_class"] == expected, score["message"]
