@@ -21,7 +21,7 @@ MU0 = 1.25663706212e-6  # H/m (CODATA 2018)
 C0 = 299792458.0  # m/s
 EPS0 = 1.0 / (MU0 * C0**2)
 # level: (rings of cells across the gap, cells around the circumference)
-LEVELS = {0: (4, 16), 1: (8, 32), 2: (16, 64), 3: (32, 128)}
+LEVELS = {0: (2, 6), 1: (8, 32), 2: (16, 64), 3: (32, 128)}
 
 
 def closed_form() -> float:

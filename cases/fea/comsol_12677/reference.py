@@ -16,7 +16,7 @@ A, B, C = 0.25, 0.05, 0.015
 FREQ = 1.0  # Hz
 OMEGA = 2.0 * np.pi * FREQ
 PERIOD = 1.0 / FREQ
-STEPS = {0: 10, 1: 40, 2: 160, 3: 640}  # RK4 steps per period
+STEPS = {0: 2, 1: 40, 2: 160, 3: 640}  # RK4 steps per period
 
 
 def rate(t: float, u: float) -> float:

@@ -20,7 +20,7 @@ T_INIT, T_WALL = 0.0, 1000.0  # degC
 T_END = 190.0  # s
 PROBE = (0.1, 0.3)  # (r, z) in m
 # level: (cells along r, cells along z, time step in s)
-LEVELS = {0: (6, 8, 2.0), 1: (12, 16, 1.0), 2: (24, 32, 0.5), 3: (48, 64, 0.25)}
+LEVELS = {0: (3, 4, 5.0), 1: (12, 16, 1.0), 2: (24, 32, 0.5), 3: (48, 64, 0.25)}
 
 
 def closed_form(r: float, z: float, t: float, terms: int = 200) -> float:

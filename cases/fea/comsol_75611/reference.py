@@ -19,7 +19,7 @@ E, NU, RHO = 2.0e11, 0.3, 8000.0  # Pa, -, kg/m^3
 G = E / (2.0 * (1.0 + NU))
 AREA, INERTIA = SIDE**2, SIDE**4 / 12.0
 KAPPA = 10.0 * (1.0 + NU) / (12.0 + 11.0 * NU)  # shear correction factor of a rectangle (Cowper)
-ELEMENTS = {0: 4, 1: 8, 2: 16, 3: 32}
+ELEMENTS = {0: 2, 1: 8, 2: 16, 3: 32}
 
 
 def closed_form() -> float:
