@@ -28,12 +28,8 @@ def solve(level: int) -> float:
         np.linspace(R_IN, R_OUT, 8 * n + 1), np.linspace(0.0, HEIGHT, 14 * n + 1)
     ).with_boundaries(
         {
-            "fixed": lambda x: np.isclose(x[0], R_OUT)
-            | np.isclose(x[1], 0.0)
-            | np.isclose(x[1], HEIGHT),
-            "heated": lambda x: np.isclose(x[0], R_IN)
-            & (x[1] > Z_FLUX[0] - 1e-12)
-            & (x[1] < Z_FLUX[1] + 1e-12),
+            "fixed": lambda x: np.isclose(x[0], R_OUT) | np.isclose(x[1], 0.0) | np.isclose(x[1], HEIGHT),
+            "heated": lambda x: np.isclose(x[0], R_IN) & (x[1] > Z_FLUX[0] - 1e-12) & (x[1] < Z_FLUX[1] + 1e-12),
         }
     )
     element = skfem.ElementTriP2()

@@ -32,11 +32,7 @@ def solve(level: int, x_max: float = X_MAX) -> float:
     @skfem.BilinearForm
     def operator(u, v, w):
         x = w.x[0]
-        return (
-            0.5 * SIGMA**2 * x**2 * u.grad[0] * v.grad[0]
-            + (SIGMA**2 - RATE) * x * u.grad[0] * v
-            + RATE * u * v
-        )
+        return 0.5 * SIGMA**2 * x**2 * u.grad[0] * v.grad[0] + (SIGMA**2 - RATE) * x * u.grad[0] * v + RATE * u * v
 
     @skfem.BilinearForm
     def mass(u, v, _):
