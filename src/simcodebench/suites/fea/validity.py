@@ -6,7 +6,8 @@ The paper's LLM judge is replaced by deterministic rules (cases/fea/README.md, "
 2. ``units`` converts to the target's units (:mod:`.units`);
 3. the value is not a default: 0 in any units, or 293.15 K (20 degC) for a temperature;
 4. the value is not an echoed input: neither the value as written nor the value converted to the target's
-   units equals (within :data:`ECHO_RTOL`) a number that appears in the problem text the model was shown.
+   units equals in magnitude (within :data:`ECHO_RTOL`) a number that appears in the problem text the model
+   was shown.
 """
 
 from __future__ import annotations
@@ -39,10 +40,8 @@ class Invalid(Exception):
 
 
 def numbers_in(text: str) -> list[float]:
-    """Every number written in ``text`` (integers, decimals, scientific notation), signs included; the
-    magnitudes are added too, so a negated echo is still caught."""
-    found = [float(m) for m in NUMBER.findall(text)]
-    return sorted({*found, *(abs(x) for x in found)})
+    """Every number written in ``text`` (integers, decimals, scientific notation, signs included), sorted."""
+    return sorted({float(m) for m in NUMBER.findall(text)})
 
 
 def close(a: float, b: float, rtol: float = ECHO_RTOL) -> bool:
@@ -85,10 +84,10 @@ def default_reason(reported: Reported, target_units: str) -> str | None:
 
 
 def echo_reason(reported: Reported, prompt_numbers: list[float]) -> str | None:
-    """Why the value repeats a number of the problem text, or None."""
+    """Why the value repeats a number of the problem text (either sign), or None."""
     for number in prompt_numbers:
         for candidate in (reported.value, reported.converted):
-            if number != 0 and close(candidate, number):
+            if number != 0 and close(abs(candidate), abs(number)):
                 return f"the value {candidate:g} repeats the number {number:g} of the problem text"
     return None
 
