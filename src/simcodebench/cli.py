@@ -71,6 +71,7 @@ def _targets(args: argparse.Namespace) -> int:
 
 IMPORTERS = {
     "cfdquery": "simcodebench.suites.cfd_query.importer:import_cfdquery",
+    "feabench": "simcodebench.suites.fea.importer:import_feabench",
     "foambench": "simcodebench.suites.foam.importer:import_foambench",
     "pdeagent-bench": "simcodebench.suites.fem.importer:import_pdeagent_bench",
 }
@@ -161,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     targets.set_defaults(func=_targets)
     importing = commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases")
     importing.add_argument("benchmark", choices=sorted(IMPORTERS))
-    importing.add_argument("path", help="the upstream JSON file")
+    importing.add_argument("path", help="the upstream JSON file (feabench: benchmark.zip)")
     importing.add_argument("--out", help="suite folder to write (default: cases/<benchmark>)")
     importing.add_argument(
         "--upstream-tolerance",
