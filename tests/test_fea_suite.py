@@ -3,6 +3,7 @@ factuality, the API reference of fea@apidoc, the one-shot example, prompts and t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -16,6 +17,7 @@ from simcodebench.prompts import render_messages
 from simcodebench.references import Reference
 from simcodebench.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
 from simcodebench.suites.fea import sandbox_runner
+from simcodebench.suites.fea.refinement import ReferenceRejected, summarise
 from simcodebench.suites.fea.scorer import evaluate, prepare_run, run_metrics
 from simcodebench.suites.fea.units import UnitsError, convert
 from simcodebench.suites.fea.validity import Invalid, check, numbers_in
@@ -249,3 +251,27 @@ def test_final_pick_never_reads_the_target():
         {**_score(1.0, True, passed=False), "attempt": 2, "error": 9.0},
     ]
     assert FeabenchAgent().select_attempt(scores)["attempt"] == 2
+
+
+def _with_closed_form(value: float | None):
+    case = get_case("fea", "example_torsion")
+    params = {"levels": [0, 1, 2], **({"closed_form": value} if value is not None else {})}
+    hidden = dataclasses.replace(case.hidden, reference={"generator": "fea_refinement", "params": params})
+    return dataclasses.replace(case, hidden=hidden)
+
+
+def test_refinement_summary_takes_the_finest_level_and_its_spread():
+    reference = summarise(_with_closed_form(None), [0, 1, 2], [90.0, 99.0, 100.0], [1.0, 2.0, 3.0])
+    assert reference.scalars == {"target": 100.0, "finest": 100.0, "spread": pytest.approx(0.01)}
+    assert reference.meta["spreads"] == [pytest.approx(9 / 99), pytest.approx(1 / 100)]
+    assert [lv["wall_s"] for lv in reference.meta["levels"]] == [1.0, 2.0, 3.0]
+
+
+def test_a_closed_form_is_used_only_when_the_finest_solve_agrees():
+    # finest spread 1%: the closed form may sit max(3 x 1%, 1%) = 3% from the finest value
+    agreed = summarise(_with_closed_form(102.0), [0, 1, 2], [90.0, 99.0, 100.0], [1.0, 1.0, 1.0])
+    assert agreed.scalars["target"] == 102.0 and agreed.scalars["closed_form_gap"] == pytest.approx(2 / 102)
+    with pytest.raises(ReferenceRejected, match="differ by 0.0385"):
+        summarise(_with_closed_form(104.0), [0, 1, 2], [90.0, 99.0, 100.0], [1.0, 1.0, 1.0])
+    with pytest.raises(ReferenceRejected, match="at least two levels"):
+        summarise(_with_closed_form(None), [1], [100.0], [1.0])
