@@ -26,6 +26,7 @@ $(VENV)/.installed: pyproject.toml
 envs: python-env
 	@$(BIN)/simcodebench env setup openfoam || echo "OpenFOAM v1912 is not installed (needs root and apt-get): the foam tests skip"
 	@$(BIN)/simcodebench env setup dolfinx || echo "the dolfinx environment is not provisioned (see the line above): the fem tests skip"
+	@$(BIN)/simcodebench env setup fea || echo "the fea environment is not provisioned (see the line above): the fea tests skip"
 	@$(BIN)/simcodebench env setup dealii || echo "deal.II 9.4 is not installed (needs root and apt-get): the deal.II tests skip"
 
 .PHONY: sandbox images python-env

@@ -54,6 +54,18 @@ def dolfinx_env():
 
 
 @pytest.fixture(scope="session")
+def fea_env():
+    """The `fea` environment (scikit-fem and DOLFINx on Python >= 3.12), or a skip saying why it cannot be
+    provisioned here."""
+    from simcodebench.errors import InfrastructureError
+
+    try:
+        return setup_environment("fea")
+    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"the fea environment cannot be provisioned: {exc}")
+
+
+@pytest.fixture(scope="session")
 def dealii_env():
     """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json), or a skip saying why."""
     from simcodebench.errors import InfrastructureError

@@ -69,3 +69,10 @@ def test_dolfinx_and_dealii_conda_files_follow_the_local_recipes():
     assert tuple(int(v) for v in python.split("=")[1].split(".")) >= MIN_PYTHON["dolfinx"]
     dealii = yaml.safe_load((REPO / "workflow" / "envs" / "dealii.yaml").read_text())["dependencies"]
     assert "dealii=9.4" in dealii and "cmake" in dealii
+
+
+def test_fea_conda_file_follows_the_local_recipe():
+    fea = yaml.safe_load((REPO / "workflow" / "envs" / "fea.yaml").read_text())["dependencies"]
+    assert next(d["pip"] for d in fea if isinstance(d, dict)) == list(ENVIRONMENTS["fea"])
+    python = next(d for d in fea if isinstance(d, str) and d.startswith("python="))
+    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= MIN_PYTHON["fea"]

@@ -71,6 +71,7 @@ def _targets(args: argparse.Namespace) -> int:
 
 IMPORTERS = {
     "cfdquery": "simcodebench.suites.cfd_query.importer:import_cfdquery",
+    "feabench": "simcodebench.suites.fea.importer:import_feabench",
     "foambench": "simcodebench.suites.foam.importer:import_foambench",
     "pdeagent-bench": "simcodebench.suites.fem.importer:import_pdeagent_bench",
 }
@@ -174,7 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     targets.set_defaults(func=_targets)
     importing = commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases")
     importing.add_argument("benchmark", choices=sorted([*IMPORTERS, "re4-transcripts"]))
-    importing.add_argument("path", help="the upstream JSON file (re4-transcripts: the released replies' folder)")
+    importing.add_argument(
+        "path", help="the upstream JSON file (feabench: benchmark.zip; re4-transcripts: the released replies' folder)"
+    )
     importing.add_argument(
         "--out", help="suite folder to write (default: cases/<benchmark>; re4-transcripts: the replay files' folder)"
     )

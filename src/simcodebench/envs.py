@@ -30,6 +30,15 @@ DOLFINX_PACKAGES = (
     "numpy==2.5.5",
     "scipy==1.18.1",
 )
+FEA_PACKAGES = (
+    "dolfinx-solver-real==0.11.0.post0",
+    "gmsh==4.15.2",
+    "sympy==1.14.0",
+    "numpy==2.5.5",
+    "scipy==1.18.1",
+    "scikit-fem==12.0.2",
+)
+"""FEABench re-posed for open solvers (suite ``fea``): scikit-fem and DOLFINx side by side."""
 DEALII_PACKAGES = ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make")
 OPENFOAM_PACKAGES = ("openfoam",)
 """Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`.openfoam`."""
@@ -39,12 +48,16 @@ ENVIRONMENTS: dict[str, tuple[str, ...]] = {
     "dolfinx": DOLFINX_PACKAGES,
     "dealii": DEALII_PACKAGES,
     "openfoam": OPENFOAM_PACKAGES,
+    "fea": FEA_PACKAGES,
 }
-MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12)}
+MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12), "fea": (3, 12)}
 """Environments whose wheels need a newer interpreter than the harness's (found by :mod:`.interpreters`)."""
 APT_ENVIRONMENTS = frozenset({"dealii", "openfoam"})
 """Environments made of Debian packages (``ENVIRONMENTS`` lists the package names) rather than a virtualenv."""
-SMOKE_TESTS: dict[str, str] = {"dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy"}
+SMOKE_TESTS: dict[str, str] = {
+    "dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy",
+    "fea": "from mpi4py import MPI; import dolfinx, gmsh, scipy, skfem, sympy; skfem.MeshTri().refined(1)",
+}
 
 
 @dataclass(frozen=True)

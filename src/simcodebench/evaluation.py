@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Outcome = Literal["ok", "missing", "format", "nonfinite"]
+Outcome = Literal["ok", "missing", "format", "nonfinite", "invalid"]
 
 
 @dataclass
@@ -13,7 +13,8 @@ class Evaluation:
     """The verdict on a run's outputs before thresholds are applied.
 
     ``outcome`` is ``missing`` (a contract file is absent), ``format`` (unreadable, wrong shape, missing
-    field), ``nonfinite`` (NaN or infinity in the outputs) or ``ok``; only an ``ok`` evaluation carries
+    field), ``nonfinite`` (NaN or infinity in the outputs), ``invalid`` (not a valid
+    target: the fea suite's F-Valid) or ``ok``; only an ``ok`` evaluation carries
     ``error``, the number compared with the accuracy threshold (lower is better). ``metrics`` holds
     diagnostics reported beside it.
     """

@@ -201,7 +201,7 @@ def build_mutant(case: Case, index: int, tau_time: float | None) -> Mutant:
     declaration = case.suite.mutants[index]
     args = {**declaration.get("args", {}), **case.hidden.mutants.get(declaration["name"], {})}
     expect = args.pop("expect", declaration["expect"])
-    if expect not in MODEL_FAILURES:
+    if expect not in (*MODEL_FAILURES, "Pass"):  # Pass: an edit that must not count against it (other units)
         raise ValueError(f"{case.key}: mutant '{declaration['name']}' expects '{expect}', not a failure class")
     op = operation(case, declaration["op"])
     source = op(oracle_artifact(case), MutationContext(case=case, tau_time=tau_time, args=args))

@@ -19,13 +19,14 @@ FAILURE_CLASSES = (
     "F-Missing",
     "F-Format",
     "F-NaN",
+    "F-Valid",
     "F-Acc",
     "F-Conv",
     "F-Time",
     "F-Infra",
 )
 MODEL_FAILURES = tuple(c for c in FAILURE_CLASSES if c not in ("Pass", "F-Infra"))
-OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN"}
+OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN", "invalid": "F-Valid"}
 RUN_CLASS = {"timeout": "F-Timeout", "error": "F-Exec", "killed": "F-Exec", "infra": "F-Infra"}
 
 
@@ -48,6 +49,15 @@ class GateRecorder:
 def evaluate_run(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
     """Ask the suite's scorer what the run's outputs are worth."""
     return get_scorer(case.suite.data["scorer"]).evaluate(case, run_dir, reference)
+
+
+def run_metrics(case: Case, run: dict[str, Any], run_dir: Path) -> dict[str, float]:
+    """The suite scorer's metrics of a run that started, whatever its outcome (empty without ``run_metrics``):
+    what the run itself measured, such as the fea suite's executability."""
+    measure = getattr(get_scorer(case.suite.data["scorer"]), "run_metrics", None)
+    if measure is None or run.get("status") in (None, "not_run") or not run_dir.is_dir():
+        return {}
+    return measure(case, run_dir)
 
 
 def solution_diagnostics(case: Case, manifest: dict[str, Any], solution_dir: Path | None) -> dict[str, float]:
@@ -156,6 +166,7 @@ def score_attempt(
         "error": evaluation.error if evaluation else None,
         "metrics": {
             **solution_diagnostics(case, manifest, solution_dir),
+            **run_metrics(case, run, run_dir),
             **(evaluation.metrics if evaluation else {}),
             **(convergence or {}).get("metrics", {}),
         },

@@ -19,6 +19,7 @@ CLASS_COLOURS = {
     "F-Missing": "#e377c2",
     "F-Format": "#bcbd22",
     "F-NaN": "#17becf",
+    "F-Valid": "#8c6d31",
     "F-Acc": "#ff7f0e",
     "F-Time": "#1f77b4",
     "F-Infra": "#9e9e9e",

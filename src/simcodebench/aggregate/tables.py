@@ -266,6 +266,10 @@ def _sections(frame: pd.DataFrame) -> str:
         text += f"\n## Best-of-n selection\n\n{best_of_n_markdown(frame)}\n{BEST_OF_N_NOTE}\n"
     if suites_with(frame, "struct"):
         text += f"\n## FoamBench: exec / struct / file / NMSE / success\n\n{foambench_markdown(frame)}\n{FOAM_NOTE}\n"
+    if suites_with(frame, "executability"):
+        from simcodebench.aggregate.fea import fea_markdown
+
+        text += f"\n## FEABench Gold table: Exec / Valid / Rel. Error | Strict / pass rates\n\n{fea_markdown(frame)}"
     if suites_with(frame, "correct"):
         text += f"\n## CFDQuery accuracy\n\n{cfd_query_markdown(frame)}\n{CFD_QUERY_NOTE}\n"
     if frame["mutant"].notna().any():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .base import Strategy
 from .best_of_n import BestOfN
+from .feabench_agent import FeabenchAgent
 from .feedback import Feedback
 from .re4 import Re4
 from .reask import Reask
@@ -16,7 +17,9 @@ from .single import Single
 from .smrf import Smrf
 
 DEFAULT = "single"
-STRATEGIES: dict[str, Strategy] = {s.name: s for s in (Single(), Feedback(), Re4(), Smrf(), BestOfN(), Reask())}
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s for s in (Single(), Feedback(), Re4(), Smrf(), BestOfN(), Reask(), FeabenchAgent())
+}
 
 
 def get_strategy(name: str) -> Strategy:

@@ -27,6 +27,7 @@ CATEGORIES = {
     "F-Missing": "a required output file is missing",
     "F-Format": "an output has the wrong format, names or shape",
     "F-NaN": "an output holds NaN or infinite values",
+    "F-Valid": "the reported value is not a valid target (units, a default or an echoed input)",
     "F-Infra": "the run failed outside the program (sandbox or environment)",
 }
 
