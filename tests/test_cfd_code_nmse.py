@@ -36,6 +36,14 @@ def test_score_thresholds(value: float, paper: float, released: float) -> None:
     assert metric.nmse_score(float("inf")) == 0.0
 
 
+@pytest.mark.parametrize(
+    ("value", "released"), [(0.0994, 1.0), (0.0996, 0.5), (0.1, 0.5), (0.2994, 0.5), (0.2996, 0.0), (np.nan, 0.0)]
+)
+def test_released_bins_read_the_nmse_as_the_log_prints_it(value: float, released: float) -> None:
+    """0.0996 is logged "NMSE=0.100", which the strict < 0.1 does not pass."""
+    assert metric.released_score(value) == released
+
+
 def test_legacy_resampling_is_by_index() -> None:
     assert np.allclose(metric.legacy_resample(np.array([0.0, 1.0]), (3,)), [0.0, 0.5, 1.0])
     same = np.arange(6.0).reshape(2, 3)
