@@ -11,13 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cfd_code_support import REPO, case
+from cfd_code_support import REPO, case, upstream
 
 from simcodebench.artifacts import extract_files, write_solution
 from simcodebench.cases import get_case
 from simcodebench.execution import execute_solution
 from simcodebench.references import Reference
 from simcodebench.scoring import score_attempt
+from simcodebench.suites.cfd_code import nmse as metric
+from simcodebench.suites.cfd_code.references.convection import linear_convection_1d
 
 TASK = "1D_Euler_Shock_Tube"
 CALIBRATION = {"thresholds": {"accuracy": 0.10, "time": None}}
@@ -88,3 +90,30 @@ def test_legacy_a_file_that_cannot_be_compared_fails_alone(tmp_path: Path) -> No
     score = _scored("cfd-code@legacy", tmp_path, "E = np.ones((2, 2, 2))\nnp.save('E.npy', E)")
     assert score["failure_class"] == "F-Format" and "E_1D_Euler_Shock_Tube.npy" in score["message"]
     assert score["metrics"]["score_E"] == 0.0 and score["metrics"]["nmse_u"] == pytest.approx(U)
+
+
+def _centred_convection(nodes: int = 100, steps: int = 500) -> np.ndarray:
+    """Forward-time centred differences for ``u_t + u_x = 5e-4 u_xx`` on [-5, 5] (last node = first), t = 10:
+    the scheme of the replayed generation that scores 0.181 upstream and 0.056 here."""
+    x = np.linspace(-5.0, 5.0, nodes)
+    dx, dt = x[1] - x[0], 10.0 / steps
+    u = np.exp(-(x**2))
+    for _ in range(steps):
+        ring = u[:-1]  # the periodic unknowns
+        ahead, behind = np.roll(ring, -1), np.roll(ring, 1)
+        ring = ring - dt / (2 * dx) * (ahead - behind) + 5e-4 * dt / dx**2 * (ahead - 2 * ring + behind)
+        u = np.append(ring, ring[0])
+    return u
+
+
+def test_the_linear_convection_gap_is_the_upstream_array_not_the_grid() -> None:
+    """README, "Where a replayed generation's bin differs": the gap is upstream's over-damped array."""
+    sample = _centred_convection()
+    exact_101 = linear_convection_1d(101).fields["u"]
+    assert metric.legacy_nmse(exact_101, sample) == pytest.approx(0.0563, abs=5e-4)  # bin 1 here
+    assert metric.nmse(linear_convection_1d(100).fields["u"], sample) == pytest.approx(0.0581, abs=5e-4)  # no zoom
+    assert metric.legacy_nmse(exact_101, linear_convection_1d(100).fields["u"]) < 1e-5  # zoom 100 -> 101: nothing
+    array = upstream("u", "1D_Linear_Convection")
+    assert array.max() == pytest.approx(0.812, abs=1e-3) and sample.max() == pytest.approx(1.231, abs=1e-3)
+    assert metric.released_score(metric.legacy_nmse(array, sample)) == 0.5  # 0.181, as the upstream log
+    assert f"{metric.legacy_nmse(array, sample):.3f}" == "0.181"
