@@ -20,15 +20,19 @@ PASS_MARK = {"thresholds": {"accuracy": 0.10}}
 def test_np_save_by_variable_renames_by_the_saved_variable() -> None:
     source = (
         "np.save('/home/me/out/u.npy', u)\n"
+        'np.save( "v", v )\n'
         "numpy.save(os.path.join(d, 'x.npy'), velocity)\n"
+        "np.save(f'p_{n}.npy', p)\n"
         "np.save('w.npy', w[:, -1])\n"
         "np.savez('all.npz', u=u)\n"
     )
     rewritten, count = np_save_by_variable(source, "1D_Diffusion")
-    assert count == 2
+    assert count == 1
     assert rewritten.splitlines() == [
         "np.save('u_1D_Diffusion.npy', u)",
-        "numpy.save('velocity_1D_Diffusion.npy', velocity)",
+        'np.save( "v", v )',  # the released pattern wants the quote right after the parenthesis
+        "numpy.save(os.path.join(d, 'x.npy'), velocity)",  # a computed path keeps its own, as upstream
+        "np.save(f'p_{n}.npy', p)",
         "np.save('w.npy', w[:, -1])",  # an expression keeps its own path, as upstream
         "np.savez('all.npz', u=u)",
     ]

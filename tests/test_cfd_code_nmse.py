@@ -36,13 +36,26 @@ def test_score_thresholds(value: float, paper: float, released: float) -> None:
     assert metric.nmse_score(float("inf")) == 0.0
 
 
+@pytest.mark.parametrize(
+    ("value", "released"), [(0.0994, 1.0), (0.0996, 0.5), (0.1, 0.5), (0.2994, 0.5), (0.2996, 0.0), (np.nan, 0.0)]
+)
+def test_released_bins_read_the_nmse_as_the_log_prints_it(value: float, released: float) -> None:
+    """0.0996 is logged "NMSE=0.100", which the strict < 0.1 does not pass."""
+    assert metric.released_score(value) == released
+
+
 def test_legacy_resampling_is_by_index() -> None:
     assert np.allclose(metric.legacy_resample(np.array([0.0, 1.0]), (3,)), [0.0, 0.5, 1.0])
     same = np.arange(6.0).reshape(2, 3)
     assert np.array_equal(metric.legacy_resample(same, (2, 3)), same)
     assert metric.legacy_resample(np.ones((2, 2)), (4, 3)).shape == (4, 3)
-    with pytest.raises(metric.GridError):
-        metric.legacy_resample(np.ones(4), (2, 2))
+    # as upstream, 1-D arrays are columns first: a 1-D sample meets a 2-D reference as a column zoomed across it
+    # ([0, 1, 2, 3] -> rows at index 0 and 3), a 2-D sample a 1-D reference through its first column
+    assert np.array_equal(metric.legacy_resample(np.arange(4.0), (2, 2)), [[0.0, 0.0], [3.0, 3.0]])
+    assert np.array_equal(metric.legacy_resample(np.array([[1.0, 5.0], [2.0, 6.0], [3.0, 7.0]]), (3,)), [1, 2, 3])
+    for other_rank in (np.ones((2, 2, 2)), np.float64(3.0)):  # a 3-D history, a scalar: not comparable upstream
+        with pytest.raises(metric.GridError):
+            metric.legacy_resample(other_rank, (2, 2))
     # mean((y - y_hat)^2) / mean(y^2): y = [1, 1, 1], y_hat = zoom([1, 3]) = [1, 2, 3] -> (0 + 1 + 4) / 3 / 1
     assert metric.legacy_nmse(np.ones(3), np.array([1.0, 3.0])) == pytest.approx(5 / 3)
     # a transposed 2-D field of the right size passes through unnoticed: legacy mode cannot see it

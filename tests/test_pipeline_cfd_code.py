@@ -81,10 +81,12 @@ def test_legacy_variant_replays_and_compares_with_the_upstream_log(tmp_path: Pat
     log.write_text(
         "2025-04-23 20:27:38,127 - INFO - ====== Starting Comparison ======\n"
         "2025-04-23 20:27:38,140 - INFO - u_1D_Linear_Convection.npy: MSE=1e-4, NMSE=0.020\n"
-        "2025-04-23 20:27:38,141 - INFO - u_1D_Diffusion.npy: MSE=1e-2, NMSE=0.400\n"
+        "2025-04-23 20:27:38,141 - INFO - u_1D_Diffusion.npy: MSE=1e-5, NMSE=0.004\n"
     )
     command = [str(Path(sys.executable).with_name("simcodebench")), "compare", "cfdcodebench", "--agent", "rec"]
     command += ["--comparison-log", str(log), "--results", str(work / "results")]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "| 1D_Linear_Convection | u |" in done.stdout
-    assert "score bins agree on 2 of 2 variables" in done.stdout  # 1D_Diffusion scores 0 on both sides
+    # 1D_Diffusion fails execution ("warning"), but its file is compared on both sides, as upstream does
+    assert re.search(r"\| 1D_Diffusion \| u \| 0\.004 \| [0-9.e+-]+ \| 1 / 1 \|", done.stdout), done.stdout
+    assert "score bins agree on 2 of 2 variables" in done.stdout

@@ -1,9 +1,10 @@
 """Source rewrites the harness applies to a generated Python program, each one a documented protocol step.
 
-- :func:`np_save_by_variable`: CFDCodeBench's released code renames every ``np.save(<path>, X)`` to
+- :func:`np_save_by_variable`: CFDCodeBench's released code renames every ``np.save('<path>', X)`` to
   ``np.save('X_<task>.npy', X)``, so the saved Python variable, not the file name, decides which reference a
-  file is compared with. Only a bare variable name as the second argument is rewritten (an expression such as
-  ``u[:, -1]`` keeps its own path, so it is compared with nothing).
+  file is compared with. As upstream, only ``np.save`` with a quoted string literal as path and a bare variable
+  name as second argument is rewritten: an expression (``u[:, -1]``), a computed path (an f-string,
+  ``os.path.join(...)``) or ``numpy.save`` keeps its own path, so the file is compared with nothing.
 - :func:`scale_constants`: our convergence contract. The prompt asks for top-level integer constants
   (``NX = 64``) from which everything resolution-dependent derives; the rewrite multiplies each named one.
 - :func:`scale_literals`: the released convergence check: every ``nx=``, ``ny=``, ``nt=`` followed by an
@@ -18,12 +19,12 @@ from collections.abc import Iterable
 
 LEGACY_RESOLUTION_NAMES = ("nx", "ny", "nt")
 
-_NP_SAVE = re.compile(r"\b(np|numpy)\.save\(\s*(?:[^,()]|\([^()]*\))+?,\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
+_NP_SAVE = re.compile(r"np\.save\((['\"])(.+?)\1\s*,\s*(\w+)\s*\)")
 
 
 def np_save_by_variable(source: str, task: str) -> tuple[str, int]:
-    """``source`` with each ``np.save(<path>, X)`` writing ``X_<task>.npy``; returns (source, count)."""
-    return _NP_SAVE.subn(lambda m: f"{m.group(1)}.save('{m.group(2)}_{task}.npy', {m.group(2)})", source)
+    """``source`` with each ``np.save('<path>', X)`` writing ``X_<task>.npy``; returns (source, count)."""
+    return _NP_SAVE.subn(lambda m: f"np.save('{m.group(3)}_{task}.npy', {m.group(3)})", source)
 
 
 def scale_constants(source: str, names: Iterable[str], factor: int) -> tuple[str, dict[str, tuple[int, int]]]:

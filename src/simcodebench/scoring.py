@@ -93,6 +93,13 @@ def run_gate(case: Case, run: dict[str, Any], run_dir: Path) -> tuple[bool, str,
     return True, "F-Exec", ""
 
 
+def reports_failed_runs(case: Case) -> bool:
+    """Whether the suite compares the outputs of a run that failed its run gate too (``scoring.report_failed_runs``):
+    CFDCodeBench's released code compares every file a script wrote, whatever its exit code or output. Their
+    metrics are reported; the failure class stays the run's."""
+    return bool(case.suite.data.get("scoring", {}).get("report_failed_runs", False))
+
+
 def score_attempt(
     case: Case,
     response: dict[str, Any],
@@ -112,6 +119,7 @@ def score_attempt(
     The convergence gate applies only with a ``convergence`` record (suites with ``convergence`` in suite.yaml,
     see :mod:`simcodebench.convergence`). A scorer with ``diagnose(case, solution_dir) -> dict`` adds
     diagnostics of the extracted artifact itself (whether or not it ran) to ``metrics``; they never gate. A
+    suite with ``scoring.report_failed_runs`` also reports the metrics of a failed run's outputs. A
     suite's ``class_map`` renames the class of the first missed gate (``gate_class``) into the class the suite's
     paper counts (``failure_class``).
     """
@@ -119,16 +127,16 @@ def score_attempt(
     tau_acc, tau_time = thresholds["accuracy"], thresholds.get("time")
     gates = GateRecorder()
     evaluation: Evaluation | None = None
-    if (
-        gates.check(
-            "response",
-            response["status"] == "ok",
-            "F-NoResponse",
-            response.get("reason", "") if response["status"] != "ok" else "",
-        )
-        and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
-        and gates.check("run", *run_gate(case, run, run_dir))
-    ):
+    failed_run_metrics: dict[str, float] = {}
+    extracted = gates.check(
+        "response",
+        response["status"] == "ok",
+        "F-NoResponse",
+        response.get("reason", "") if response["status"] != "ok" else "",
+    ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
+    if extracted and not gates.check("run", *run_gate(case, run, run_dir)) and reports_failed_runs(case):
+        failed_run_metrics = evaluate_run(case, run_dir, reference).metrics
+    if gates.failure is None:
         evaluation = evaluate_run(case, run_dir, reference)
         if gates.check(
             "outputs",
@@ -167,7 +175,7 @@ def score_attempt(
         "metrics": {
             **solution_diagnostics(case, manifest, solution_dir),
             **run_metrics(case, run, run_dir),
-            **(evaluation.metrics if evaluation else {}),
+            **(evaluation.metrics if evaluation else failed_run_metrics),
             **(convergence or {}).get("metrics", {}),
         },
         "tau_acc": tau_acc,

@@ -11,8 +11,8 @@ than that scale, the paper's NMSE elsewhere. Without a scale a zero-norm referen
 Two ways of putting a sample on the reference grid:
 
 - ``legacy`` (the released code): resample by array index with ``scipy.ndimage.zoom(order=1)`` to the
-  reference's shape when the shapes differ; ``NMSE = mean((y - y_hat)^2) / mean(y^2)``, any NaN or infinity an
-  error (infinite NMSE);
+  reference's shape when the shapes differ (1-D arrays taken as columns first, as upstream);
+  ``NMSE = mean((y - y_hat)^2) / mean(y^2)``, any NaN or infinity an error (infinite NMSE);
 - ``coords`` (ours): the sample comes with its grid; it is interpolated linearly in physical coordinates at the
   reference nodes (periodic axes wrapped), after checking that each axis is strictly monotonic, matches the
   field's length and covers the reference's extent within one sample spacing.
@@ -56,14 +56,29 @@ def nmse_score(value: float, strict: bool = False) -> float:
     return 0.5 if below(value, UPPER) else 0.0
 
 
+def released_score(value: float) -> float:
+    """The released code's score bin: strict ``<`` on the NMSE as its comparison log prints it (3 decimals,
+    ``NMSE=0.100`` for 0.0996), the only record of the NMSE it keeps."""
+    return nmse_score(float(f"{value:.3f}"), strict=True) if np.isfinite(value) else 0.0
+
+
 def legacy_resample(sample: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """The released code's resampling: ``zoom(sample, shape / sample.shape, order=1)`` when the shapes differ."""
-    sample = np.asarray(sample, dtype=float)
-    if sample.shape == tuple(shape):
-        return sample
-    if sample.ndim != len(shape) or 0 in sample.shape:
-        raise GridError(f"cannot resample an array of shape {sample.shape} to {tuple(shape)}")
-    return zoom(sample, np.array(shape, dtype=float) / np.array(sample.shape), order=1)
+    """The released code's resampling to the reference ``shape``: a 1-D array (sample or reference) is first made
+    a column, then ``zoom(sample, shape / sample.shape, order=1)`` when the shapes differ. So a 1-D sample meets
+    a 2-D reference as a column stretched across it, and a 2-D sample a 1-D reference through its first
+    column; a sample with another number of dimensions (a scalar, a 3-D history) cannot be resampled."""
+    target = tuple(int(n) for n in shape)
+    full = target + (1,) if len(target) == 1 else target
+    values = np.asarray(sample, dtype=float)
+    if values.ndim == 1:
+        values = values[:, np.newaxis]
+    if values.shape != full:
+        if values.ndim != len(full) or 0 in values.shape:
+            raise GridError(f"cannot resample an array of shape {np.shape(sample)} to {target}")
+        values = zoom(values, np.array(full, dtype=float) / np.array(values.shape), order=1)
+        if values.shape != full:
+            raise GridError(f"resampling {np.shape(sample)} gave {values.shape}, not {target}")
+    return values.reshape(target)
 
 
 def legacy_nmse(reference: np.ndarray, sample: np.ndarray) -> float:

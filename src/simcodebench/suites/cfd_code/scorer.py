@@ -19,9 +19,11 @@ the reference's shape), then each statistic's NMSE against the ensemble mean is 
 
 ``coords`` reads ``solution.npz`` (the output contract: each variable and the grid arrays) and interpolates
 the sample at the reference nodes; ``legacy`` reads ``<var>_<case>.npy`` or ``<var>.npy`` files as the
-released code wrote them and resamples by index. The error is the worst per-variable NMSE, so the accuracy
-gate (fixed at 0.10) passes only when every variable scores 1. suite.yaml's ``scoring.strict_bins`` gives the
-per-variable scores the released code's strict ``<`` bins.
+released code wrote them and resamples by index, file by file: a variable whose file is missing or cannot be
+compared is missing for itself only (the others are compared and reported; the sample is F-Missing, or
+F-Format). The error is the worst per-variable NMSE, so the accuracy gate (fixed at 0.10) passes only when every
+variable scores 1. suite.yaml's ``scoring.strict_bins`` gives the per-variable scores the released code's bins
+(strict ``<`` on the NMSE rounded to 3 decimals, as its log prints it).
 """
 
 from __future__ import annotations
@@ -162,31 +164,73 @@ def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
 
 
 def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
-    errors, resampled = {}, {}
+    """The released comparison, file by file: every variable whose file was written is compared, whatever
+    happened to the others (:func:`_legacy_verdict`)."""
+    if _scoring(case)["kind"] == "statistics":
+        return _evaluate_legacy_statistics(case, run_dir, reference)
+    errors: dict[str, float] = {}
+    absent: list[str] = []
+    unreadable: dict[str, str] = {}
+    for name in _variables(case):
+        path = _legacy_file(case, run_dir, name)
+        if path is None:
+            absent.append(name)
+            continue
+        try:
+            sample = np.real(np.load(path, allow_pickle=False))
+            errors[name] = metric.legacy_nmse(upstream_layout(case, reference.fields[name]), sample)
+        except (OSError, ValueError) as exc:
+            unreadable[name] = f"{path.name}: {exc}"
+    return _legacy_verdict(case, errors, absent, unreadable)
+
+
+def _legacy_verdict(case: Case, errors: dict[str, float], absent: list[str], unreadable: dict[str, str]) -> Evaluation:
+    """The released rule for a problem with several variables: each file is scored on its own (one NMSE line per
+    ``<var>_<case>.npy``), and a variable with no file, or a file that cannot be compared, has no NMSE and
+    scores 0, so the problem cannot score 1. Every compared variable reports ``nmse_<var>`` and
+    ``score_<var>``; a missing one ``score_<var> = 0``. Verdict: missing (F-Missing) when a file was not written,
+    else format (F-Format) when one could not be compared, else as :func:`_verdict`."""
+    if not absent and not unreadable:
+        return _verdict(case, errors)
+    metrics = {f"nmse_{name}": value for name, value in errors.items()}
+    metrics |= {f"score_{name}": _score(case, value) for name, value in errors.items()}
+    metrics |= {f"score_{name}": 0.0 for name in [*absent, *unreadable]}
+    metrics["score"] = 0.0
+    compared = f" (compared: {', '.join(errors)})" if errors else ""
+    if absent:
+        files = ", ".join(f"{name}_{case.id}.npy" for name in absent)
+        return Evaluation(outcome="missing", message=f"not written: {files}{compared}", metrics=metrics)
+    return Evaluation(outcome="format", message="; ".join(unreadable.values()) + compared, metrics=metrics)
+
+
+def _evaluate_legacy_statistics(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Statistics of a snapshot need every field: resampled by index to the reference's shape, all or nothing."""
+    resampled = {}
     for name in _variables(case):
         path = _legacy_file(case, run_dir, name)
         if path is None:
             return Evaluation(outcome="missing", message=f"{name}_{case.id}.npy (or {name}.npy) was not written")
         try:
             sample = np.real(np.load(path, allow_pickle=False))
-            truth = reference.fields[name]
-            if _scoring(case)["kind"] == "statistics":
-                resampled[name] = metric.legacy_resample(sample, truth.shape)
-            else:
-                errors[name] = metric.legacy_nmse(upstream_layout(case, truth), sample)
+            resampled[name] = metric.legacy_resample(sample, reference.fields[name].shape)
         except (OSError, ValueError) as exc:
             return Evaluation(outcome="format", message=f"{path.name}: {exc}")
-    if resampled:
-        return _statistics_verdict(case, resampled, reference)
-    return _verdict(case, errors)
+    return _statistics_verdict(case, resampled, reference)
+
+
+def _score(case: Case, value: float) -> float:
+    """A variable's score bin: with the suite's ``strict_bins`` (the legacy variant) the released code's, from
+    the NMSE rounded as its log prints it; else the paper's ``<=``."""
+    if case.suite.data.get("scoring", {}).get("strict_bins", False):
+        return metric.released_score(value)
+    return metric.nmse_score(value)
 
 
 def _verdict(case: Case, errors: dict[str, float]) -> Evaluation:
-    strict = bool(case.suite.data.get("scoring", {}).get("strict_bins", False))
     worst = max(errors.values())
     metrics = {f"nmse_{name}": value for name, value in errors.items()}
-    metrics |= {f"score_{name}": metric.nmse_score(value, strict) for name, value in errors.items()}
-    metrics["score"] = metric.nmse_score(worst, strict)
+    metrics |= {f"score_{name}": _score(case, value) for name, value in errors.items()}
+    metrics["score"] = _score(case, worst)
     if not np.isfinite(worst):
         return Evaluation(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
     return Evaluation(outcome="ok", error=worst, metrics=metrics)

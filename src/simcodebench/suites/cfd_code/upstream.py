@@ -24,7 +24,7 @@ from typing import Any
 from simcodebench.errors import InputError
 from simcodebench.io import atomic_write_text
 
-from .nmse import nmse_score
+from .nmse import released_score
 
 _COMPARED = re.compile(r"- INFO - (\S+)\.npy: .*NMSE=([-+0-9.einfaINF]+)")
 _FAILED = re.compile(r"- ERROR - \S+ (\S+)\.npy failed: (.*)$")
@@ -121,7 +121,7 @@ def parse_execution_log(text: str) -> dict[str, bool]:
 
 
 def _bin(nmse: float | None) -> float:
-    return 0.0 if nmse is None else nmse_score(nmse, strict=True)
+    return 0.0 if nmse is None else released_score(nmse)
 
 
 def compare(
