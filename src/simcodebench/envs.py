@@ -33,18 +33,25 @@ DOLFINX_PACKAGES = (
 DEALII_PACKAGES = ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make")
 OPENFOAM_PACKAGES = ("openfoam",)
 """Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`.openfoam`."""
+GENESIS_PACKAGES = ("torch==2.13.0", "genesis-world==1.4.5", "av==18.1.0")
+"""Genesis on PyTorch (torch first: here it resolves to the local CPU wheel; see the README for CPU or CUDA
+indexes elsewhere) and PyAV, which the physics scorer uses to read the videos."""
 
 ENVIRONMENTS: dict[str, tuple[str, ...]] = {
     "python": PYTHON_PACKAGES,
     "dolfinx": DOLFINX_PACKAGES,
     "dealii": DEALII_PACKAGES,
     "openfoam": OPENFOAM_PACKAGES,
+    "genesis": GENESIS_PACKAGES,
 }
 MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12)}
 """Environments whose wheels need a newer interpreter than the harness's (found by :mod:`.interpreters`)."""
 APT_ENVIRONMENTS = frozenset({"dealii", "openfoam"})
 """Environments made of Debian packages (``ENVIRONMENTS`` lists the package names) rather than a virtualenv."""
-SMOKE_TESTS: dict[str, str] = {"dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy"}
+SMOKE_TESTS: dict[str, str] = {
+    "dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy",
+    "genesis": "import av, torch, genesis; assert torch.__version__.startswith('2.13.0'), torch.__version__",
+}
 
 
 @dataclass(frozen=True)
