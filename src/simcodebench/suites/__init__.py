@@ -27,6 +27,7 @@ SCORERS = {
     "cfd-query": "simcodebench.suites.cfd_query.scorer",
     "foam": "simcodebench.suites.foam.scorer",
     "fem": "simcodebench.suites.fem.scorer",
+    "physics": "simcodebench.suites.physics.scorer",
 }
 
 
