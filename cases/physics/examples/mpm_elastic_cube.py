@@ -13,6 +13,6 @@ jelly = world.add_entity(
     material=gs.materials.MPM.Elastic(E=5e4, nu=0.3, rho=1000),
 )
 world.build()
-for _ in range(50):
+for _ in range(10):
     world.step()
-print("particles:", jelly.get_particles().shape)
+print("particles:", jelly.get_particles_pos().shape)

@@ -14,6 +14,6 @@ water = world.add_entity(
     surface=gs.surfaces.Default(color=(0.2, 0.4, 0.9)),
 )
 world.build()
-for _ in range(50):
+for _ in range(10):
     world.step()
-print("particles:", water.get_particles().shape)
+print("particles:", water.get_particles_pos().shape)

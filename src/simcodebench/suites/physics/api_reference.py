@@ -16,11 +16,40 @@ from typing import Any
 MAX_DOC_LINES = 40
 
 
-def _signature(target: Any) -> str:
+class _Shown:
+    """A default value shown by its type's name (Genesis's own reprs need an initialised logger)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _shown(default: Any) -> Any:
     try:
-        return str(inspect.signature(target))
+        repr(default)
+        return default
+    except Exception:  # noqa: BLE001 - any failing repr is replaced, whatever it raises
+        return _Shown(f"<{type(default).__name__}>")
+
+
+def _signature(target: Any) -> str:
+    """Parameter names and defaults, no annotations (Genesis's validated types would fill pages, with memory
+    addresses that change from run to run); a pydantic options class is shown by its fields."""
+    fields = getattr(target, "model_fields", None)
+    if isinstance(fields, dict):
+        shown = [name if field.is_required() else f"{name}={_shown(field.default)!r}" for name, field in fields.items()]
+        return "(" + ", ".join(shown) + ")"
+    try:
+        signature = inspect.signature(target)
     except (TypeError, ValueError):
         return "(...)"
+    parameters = [
+        p.replace(annotation=inspect.Parameter.empty, default=p.default if p.default is p.empty else _shown(p.default))
+        for p in signature.parameters.values()
+    ]
+    return str(signature.replace(parameters=parameters, return_annotation=inspect.Signature.empty))
 
 
 def _doc(target: Any) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from simcodebench.cases import Case
-from simcodebench.envs import get_environment
+from simcodebench.envs import KERNEL_CACHE, get_environment
 from simcodebench.errors import InfrastructureError
 from simcodebench.evaluation import Evaluation
 from simcodebench.references import Reference
@@ -30,8 +30,6 @@ from .checks import physics_score, run_checks
 from .state import load_recording, nonfinite_entities
 
 RUNNER = Path(__file__).with_name("runner.py")
-KERNEL_CACHE = "kernel-cache"
-"""The environment's Genesis and Quadrants caches (an ``XDG_CACHE_HOME``), copied into each run's ``.cache``."""
 S_EXEC = 25.0
 CONTRACT_LINE = re.compile(r"^RES, FPS, SECONDS = .*$", re.MULTILINE)
 """The oracle's one line holding the video contract, rewritten from the suite's ``scoring.video``."""
