@@ -91,12 +91,13 @@ class Recorder:
     def __init__(self) -> None:
         self.backend = {"requested": None, "used": None}
         self.scenes: dict[int, dict[str, Any]] = {}
+        self.errors: list[str] = []
         self.written = False
 
     def _scene(self, scene: Any) -> dict[str, Any]:
         record = self.scenes.get(id(scene))
         if record is None:
-            options = scene.sim_options
+            options = scene.options.sim
             entities = []
             for index, entity in enumerate(scene.entities):
                 morph = getattr(entity, "morph", None)
@@ -113,8 +114,8 @@ class Recorder:
                     }
                 )
             record = {
-                "dt": float(options.dt),
-                "substeps": int(getattr(options, "substeps", 1)),
+                "dt": float(scene.dt),
+                "substeps": int(scene.substeps),
                 "gravity": [float(g) for g in options.gravity],
                 "steps": 0,
                 "entities": entities,
@@ -124,7 +125,15 @@ class Recorder:
         return record
 
     def record(self, scene: Any) -> None:
-        """Append the state of every entity of ``scene`` after one step."""
+        """Append the state of every entity of ``scene`` after one step. A failure of the recorder itself is
+        kept in the document (``recorder_errors``), never raised into the script."""
+        try:
+            self._record(scene)
+        except Exception as exc:  # noqa: BLE001 - the harness's fault must not become the script's
+            if len(self.errors) < 10:
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+
+    def _record(self, scene: Any) -> None:
         record = self._scene(scene)
         record["steps"] += 1
         t = record["steps"] * record["dt"]
@@ -159,7 +168,7 @@ class Recorder:
     def document(self) -> dict[str, Any]:
         """The JSON document the scorer reads (:mod:`simcodebench.suites.physics.state`)."""
         scenes = [{k: v for k, v in s.items() if not k.startswith("_")} for s in self.scenes.values()]
-        return {"backend": self.backend, "scenes": scenes}
+        return {"backend": self.backend, "scenes": scenes, "recorder_errors": self.errors}
 
     def write(self, path: str = STATE_FILE) -> None:
         """Write the recording (once; NaN and infinity as JSON's NaN and Infinity tokens, which ``json`` reads)."""
@@ -189,9 +198,10 @@ def install(gs: Any, recorder: Recorder, reuse_init: bool = False) -> None:
     original_init, original_step = gs.init, gs.Scene.step
 
     def init(*args: Any, **kwargs: Any) -> Any:
-        recorder.backend["requested"] = str(kwargs.get("backend"))
+        requested = kwargs.get("backend")
+        recorder.backend["requested"] = getattr(requested, "name", str(requested))
         kwargs["backend"] = harness_backend(gs)
-        recorder.backend["used"] = str(kwargs["backend"])
+        recorder.backend["used"] = kwargs["backend"].name
         if reuse_init and getattr(gs, "_initialized", False):
             return None
         return original_init(*args, **kwargs)
