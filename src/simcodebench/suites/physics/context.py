@@ -4,7 +4,8 @@ The paper puts all of Genesis's ``examples/`` and its API and user-guide documen
 32B models) into the prompt and does not say how it trims. Ours:
 
 - ``[CONTEXT]``: an API reference generated from the installed package (:mod:`.api_reference`, run once by the
-  genesis environment's Python and cached in the environment as ``API_REFERENCE``);
+  genesis environment's Python and cached in the environment as ``API_REFERENCE``, one file per version of
+  the generator);
 - ``[EXAMPLES]``: our own short scripts (``cases/physics/examples/*.py``, each run on the pinned version by a
   test), then, when ``scoring.context.examples_dir`` names a folder (a checkout's ``examples/``), every ``.py``
   under it, in path order.
@@ -24,6 +25,7 @@ from typing import Any
 
 from simcodebench.envs import get_environment
 from simcodebench.errors import InfrastructureError
+from simcodebench.io import sha256_text
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET = 100_000
@@ -39,7 +41,7 @@ def estimate_tokens(text: str) -> int:
 def api_reference(environment: str = "genesis") -> str:
     """The generated API reference of the environment's Genesis (made on first use, then cached there)."""
     env = get_environment(environment)
-    cached = env.prefix / API_REFERENCE
+    cached = env.prefix / f"{API_REFERENCE}.{sha256_text(GENERATOR.read_text(encoding='utf-8'))[:12]}"
     if not cached.is_file():
         result = subprocess.run(
             [str(env.python), str(GENERATOR)], capture_output=True, text=True, cwd=env.prefix, check=False

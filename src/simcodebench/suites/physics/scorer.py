@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from simcodebench.cases import Case
+from simcodebench.cases import Case, Suite
 from simcodebench.envs import KERNEL_CACHE, get_environment
 from simcodebench.errors import InfrastructureError
 from simcodebench.evaluation import Evaluation
@@ -34,7 +34,15 @@ S_EXEC = 25.0
 CONTRACT_LINE = re.compile(r"^RES, FPS, SECONDS = .*$", re.MULTILINE)
 """The oracle's one line holding the video contract, rewritten from the suite's ``scoring.video``."""
 
-__all__ = ["evaluate", "generate_reference", "oracle_source", "plot_comparison", "prepare_run", "prompt_context"]
+__all__ = [
+    "evaluate",
+    "generate_reference",
+    "oracle_source",
+    "plot_comparison",
+    "prepare_run",
+    "prompt_context",
+    "suite_prompt_context",
+]
 
 
 def video_contract(case: Case) -> dict[str, Any]:
@@ -108,17 +116,23 @@ def oracle_source(case: Case) -> str:
     return CONTRACT_LINE.sub(line, source)
 
 
-def prompt_context(case: Case) -> dict[str, Any]:
-    """The template's slots beyond the visible spec: the video contract and the Genesis context (trimmed)."""
-    options = dict(case.suite.data.get("scoring", {}).get("context", {}))
+def suite_prompt_context(suite: Suite) -> dict[str, Any]:
+    """The template's slots that are the same for every case of the suite, built from the suite alone (so no
+    case's hidden part can reach them): the video contract and the Genesis context, trimmed to the budget."""
+    options = dict(suite.data.get("scoring", {}).get("context", {}))
     extra = Path(options["examples_dir"]) if options.get("examples_dir") else None
-    examples = context.example_files(case.suite.folder / "examples", extra)
-    built = context.build_context(context.api_reference(case.suite.environment), examples, options)
+    examples = context.example_files(suite.folder / "examples", extra)
+    built = context.build_context(context.api_reference(suite.environment), examples, options)
     return {
-        "video": video_contract(case),
+        "video": {**video.PAPER_CONTRACT, **suite.data.get("scoring", {}).get("video", {})},
         "genesis_documentation": built.documentation,
         "relevant_code_examples": built.examples,
     }
+
+
+def prompt_context(case: Case) -> dict[str, Any]:
+    """The template's slots beyond the visible spec: those of the case's suite (:func:`suite_prompt_context`)."""
+    return suite_prompt_context(case.suite)
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
