@@ -9,7 +9,7 @@ world = gs.Scene(
 )
 world.add_entity(morph=gs.morphs.Plane())
 water = world.add_entity(
-    morph=gs.morphs.Box(pos=(-0.3, 0.0, 0.2), size=(0.2, 0.2, 0.4)),
+    morph=gs.morphs.Box(pos=(-0.3, 0.0, 0.25), size=(0.2, 0.2, 0.4)),
     material=gs.materials.SPH.Liquid(rho=1000.0, mu=0.005),
     surface=gs.surfaces.Default(color=(0.2, 0.4, 0.9)),
 )
