@@ -5,7 +5,8 @@ It runs the solution (``SOLUTION``) as ``__main__`` after two hooks on Genesis, 
 - ``gs.init`` is wrapped so that the harness picks the backend, whatever the script asks: the GPU where the
   job has one (``torch.cuda.is_available()``), else the CPU; ``SIMCODEBENCH_GENESIS_BACKEND`` (``cpu``,
   ``gpu``) overrides the choice. The backend asked and the one used are recorded.
-- ``gs.Scene.step`` is wrapped so that after every step the state of every entity of the scene is recorded:
+- ``gs.Scene.step`` is wrapped so that before the first step and after every step the state of every entity
+  of the scene is recorded:
   rigid entities their position, orientation (w, x, y, z) and linear velocity; particle entities (MPM, SPH,
   PBD; FEM vertices) their centroid, extent, count and non-finite count.
 
@@ -124,18 +125,19 @@ class Recorder:
             self.scenes[id(scene)] = record
         return record
 
-    def record(self, scene: Any) -> None:
-        """Append the state of every entity of ``scene`` after one step. A failure of the recorder itself is
-        kept in the document (``recorder_errors``), never raised into the script."""
+    def record(self, scene: Any, initial: bool = False) -> None:
+        """Append the state of every entity of ``scene`` after one step (``initial``: before the first, at
+        t = 0). A failure of the recorder itself is kept in the document (``recorder_errors``), never raised
+        into the script."""
         try:
-            self._record(scene)
+            self._record(scene, initial)
         except Exception as exc:  # noqa: BLE001 - the harness's fault must not become the script's
             if len(self.errors) < 10:
                 self.errors.append(f"{type(exc).__name__}: {exc}")
 
-    def _record(self, scene: Any) -> None:
+    def _record(self, scene: Any, initial: bool) -> None:
         record = self._scene(scene)
-        record["steps"] += 1
+        record["steps"] += 0 if initial else 1
         t = record["steps"] * record["dt"]
         for entry, entity in zip(record["entities"], scene.entities, strict=False):
             if entry["fixed"]:
@@ -207,6 +209,8 @@ def install(gs: Any, recorder: Recorder, reuse_init: bool = False) -> None:
         return original_init(*args, **kwargs)
 
     def step(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(self) not in recorder.scenes:  # the state the script set up, before its first step
+            recorder.record(self, initial=True)
         result = original_step(self, *args, **kwargs)
         recorder.record(self)
         return result
