@@ -28,6 +28,8 @@ envs: python-env
 	@$(BIN)/simcodebench env setup dolfinx || echo "the dolfinx environment is not provisioned (see the line above): the fem tests skip"
 	@$(BIN)/simcodebench env setup fea || echo "the fea environment is not provisioned (see the line above): the fea tests skip"
 	@$(BIN)/simcodebench env setup dealii || echo "deal.II 9.4 is not installed (needs root and apt-get): the deal.II tests skip"
+	@$(MAKE) --no-print-directory genesis-libs
+	@$(BIN)/simcodebench env setup genesis || echo "the genesis environment is not provisioned (see above): the physics tests skip"
 
 .PHONY: sandbox images python-env
 
@@ -40,6 +42,15 @@ sandbox:
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && apt-get install -y -qq bubblewrap; \
 	  else echo "bubblewrap is missing: install it, or generated code runs unconfined (runtime local)"; fi; }
+
+## make genesis-libs: the EGL/OpenGL libraries Genesis's headless renderer needs (root on Debian).
+GENESIS_LIBS := libegl1 libgl1 libopengl0 libgl1-mesa-dri
+.PHONY: genesis-libs
+genesis-libs:
+	@dpkg-query -W $(GENESIS_LIBS) >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $(GENESIS_LIBS); \
+	  else echo "Genesis renders headless through EGL: install $(GENESIS_LIBS)"; fi; }
 
 ## make images: build containers/<env>.sif from containers/<env>.def, where apptainer exists.
 IMAGES := $(patsubst %.def,%.sif,$(wildcard containers/*.def))

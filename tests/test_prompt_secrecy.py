@@ -57,6 +57,13 @@ def _template_text(case) -> str:
     return "\n".join(texts + [(case.suite.folder / name).read_text() for name in sorted(included)])
 
 
+def _suite_context_text(case) -> str:
+    """Prompt slots a scorer builds from the suite alone (``suite_prompt_context(suite)``: the physics suite's
+    Genesis documentation and examples), public by construction: no case reaches them."""
+    build = getattr(get_scorer(case.suite.data["scorer"]), "suite_prompt_context", None)
+    return "\n".join(str(value) for value in build(case.suite).values()) if build else ""
+
+
 @pytest.mark.parametrize(
     "case", validate_path(__import__("simcodebench.project").project.cases_root()), ids=lambda c: c.key
 )
@@ -90,7 +97,7 @@ def test_no_hidden_value_in_any_prompt(case):
     texts = read_tree(oracle).values() if oracle.is_dir() else [oracle.read_text()]
     oracle_lines = [line.strip() for text in texts for line in text.splitlines() if len(line.strip()) > 30]
     candidates = {s for leaf in _leaves(hidden) for s in _spellings(leaf)} | set(oracle_lines)
-    public = visible + _template_text(case)
+    public = visible + _template_text(case) + _suite_context_text(case)
     leaked = sorted(s for s in candidates if s in prompt and s not in public)
     assert not leaked, f"{case.key}: hidden values in the prompt: {leaked}"
     for name, values in reference.fields.items():

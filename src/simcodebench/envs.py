@@ -42,6 +42,9 @@ FEA_PACKAGES = (
 DEALII_PACKAGES = ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make")
 OPENFOAM_PACKAGES = ("openfoam",)
 """Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`.openfoam`."""
+GENESIS_PACKAGES = ("torch==2.13.0", "genesis-world==1.4.5", "av==18.1.0")
+"""Genesis on PyTorch (torch first: here it resolves to the local CPU wheel; see the README for CPU or CUDA
+indexes elsewhere) and PyAV, which the physics scorer uses to read the videos."""
 
 ENVIRONMENTS: dict[str, tuple[str, ...]] = {
     "python": PYTHON_PACKAGES,
@@ -49,6 +52,7 @@ ENVIRONMENTS: dict[str, tuple[str, ...]] = {
     "dealii": DEALII_PACKAGES,
     "openfoam": OPENFOAM_PACKAGES,
     "fea": FEA_PACKAGES,
+    "genesis": GENESIS_PACKAGES,
 }
 MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12), "fea": (3, 12)}
 """Environments whose wheels need a newer interpreter than the harness's (found by :mod:`.interpreters`)."""
@@ -57,7 +61,21 @@ APT_ENVIRONMENTS = frozenset({"dealii", "openfoam"})
 SMOKE_TESTS: dict[str, str] = {
     "dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy",
     "fea": "from mpi4py import MPI; import dolfinx, gmsh, scipy, skfem, sympy; skfem.MeshTri().refined(1)",
+    "genesis": "import av, torch, genesis; assert torch.__version__.startswith('2.13.0'), torch.__version__",
 }
+KERNEL_CACHE = "kernel-cache"
+"""An environment's compiled-kernel cache (an ``XDG_CACHE_HOME``), warmed once here and copied into each run."""
+CACHE_WARMUPS: dict[str, str] = {
+    "genesis": (
+        "import genesis as gs; gs.init(backend=gs.cpu, logging_level='warning'); "
+        "s = gs.Scene(show_viewer=False); s.add_entity(gs.morphs.Plane()); "
+        "s.add_entity(gs.morphs.Sphere(radius=0.1, pos=(0, 0, 1))); "
+        "c = s.add_camera(res=(64, 32), pos=(2, 2, 1), lookat=(0, 0, 0.3), GUI=False); s.build(); "
+        "[(s.step(), c.render()) for _ in range(3)]"
+    ),
+}
+"""Code run once after provisioning with ``XDG_CACHE_HOME`` at ``<prefix>/KERNEL_CACHE``: Genesis compiles the
+kernels of a rigid scene and its camera (minutes cold), which every run then finds in its copy of the cache."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +157,9 @@ def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
         )
     if name in SMOKE_TESTS:
         subprocess.run([str(env.python), "-c", SMOKE_TESTS[name]], check=True, cwd=env.prefix)
+    if name in CACHE_WARMUPS:
+        cache_env = {**os.environ, "XDG_CACHE_HOME": str(env.prefix / KERNEL_CACHE)}
+        subprocess.run([str(env.python), "-c", CACHE_WARMUPS[name]], check=True, cwd=env.prefix, env=cache_env)
     frozen = subprocess.run(
         [str(env.python), "-m", "pip", "freeze", "--disable-pip-version-check"],
         check=True,

@@ -28,6 +28,7 @@ SCORERS = {
     "foam": "simcodebench.suites.foam.scorer",
     "fem": "simcodebench.suites.fem.scorer",
     "fea": "simcodebench.suites.fea.scorer",
+    "physics": "simcodebench.suites.physics.scorer",
 }
 
 

@@ -1,0 +1,140 @@
+"""Scorer of the physics suite: PhysCodeEval's code scores as the paper, our physics score beside them.
+
+A run that ends cleanly earns S_exec = 25 (a failed run never reaches the scorer: 0). S_file (0-25) is the
+explicit rubric of :mod:`.video`. The visual scores (S_clip, S_motion) need CLIP and AMT-S weights, which are not
+installed here: the metrics carry ``code`` (S_exec + S_file, 0-50) and no visual number is invented.
+Our physics score (0-100, :mod:`.checks`) is the share of the case's declared checks (``hidden.scoring.checks``)
+that the recorded state passes; it is reported beside PhysCodeEval, never added to it.
+
+Our gates (the failure class): non-finite recorded state -> F-NaN; no readable video -> F-Missing; a video off
+the contract (size, resolution, frame rate, duration) -> F-Format; otherwise the error is the number of failed
+physics checks, and the suite's fixed threshold (0.5) makes any failed check F-Acc. A script that never steps a
+scene fails every check (F-Acc), as a script, not as a harness error.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from simcodebench.cases import Case, Suite
+from simcodebench.envs import KERNEL_CACHE, get_environment
+from simcodebench.errors import InfrastructureError
+from simcodebench.evaluation import Evaluation
+from simcodebench.references import Reference
+
+from . import context, video
+from .checks import physics_score, run_checks
+from .state import load_recording, nonfinite_entities
+
+RUNNER = Path(__file__).with_name("runner.py")
+S_EXEC = 25.0
+CONTRACT_LINE = re.compile(r"^RES, FPS, SECONDS = .*$", re.MULTILINE)
+"""The oracle's one line holding the video contract, rewritten from the suite's ``scoring.video``."""
+
+__all__ = [
+    "evaluate",
+    "generate_reference",
+    "oracle_source",
+    "plot_comparison",
+    "prepare_run",
+    "prompt_context",
+    "suite_prompt_context",
+]
+
+
+def video_contract(case: Case) -> dict[str, Any]:
+    """The video the suite (or its variant) asks for."""
+    return {**video.PAPER_CONTRACT, **case.suite.data.get("scoring", {}).get("video", {})}
+
+
+def generate_reference(case: Case) -> Reference:
+    """The case's reference: its declared checks with their closed-form expected values (hidden)."""
+    checks = case.hidden.scoring.get("checks", [])
+    if not checks:
+        raise KeyError(f"{case.key}: hidden.scoring.checks declares no physics check")
+    return Reference(meta={"generator": case.hidden.reference["generator"], "checks": checks})
+
+
+def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+    """Score the run's video (S_file) and its recorded physics; see the module docstring for the gates."""
+    contract = video_contract(case)
+    rubric = video.file_rubric(Path(run_dir) / contract["filename"], contract)
+    scene = None
+    recording = load_recording(Path(run_dir))
+    if recording is not None:
+        scene = recording.main_scene()
+    results = run_checks(scene, reference.meta["checks"])
+    s_file = video.s_file(rubric)
+    metrics: dict[str, float] = {
+        "s_exec": S_EXEC,
+        "s_file": s_file,
+        "code": S_EXEC + s_file,
+        "physics": physics_score(results),
+        "physics_checks": float(len(results)),
+        "physics_failed": float(sum(not r.passed for r in results)),
+        "steps": float(scene.steps if scene else 0),
+        **{f"s_file_{item}": points for item, points in rubric.items()},
+        **{f"check_{i}_{r.name}": float(r.passed) for i, r in enumerate(results)},
+    }
+    failed = [f"{r.name}: {r.detail or f'{r.value} vs {r.expected}'}" for r in results if not r.passed]
+    if scene is not None and nonfinite_entities(scene):
+        return Evaluation("nonfinite", f"non-finite state in entities {nonfinite_entities(scene)}", metrics=metrics)
+    if rubric["exists"] == 0:
+        return Evaluation("missing", f"{contract['filename']} is missing or unreadable", metrics=metrics)
+    off = [item for item, points in rubric.items() if points == 0]
+    if off:
+        return Evaluation("format", f"{contract['filename']} is off the contract: {', '.join(off)}", metrics=metrics)
+    message = "; ".join(failed) if scene is not None else "the script never stepped a recorded scene"
+    return Evaluation("ok", message, error=float(len(failed)), metrics=metrics)
+
+
+def prepare_run(case: Case, run_dir: Path) -> None:
+    """Put the runner next to the solution, under the suite's entrypoint name, and give the run a copy of the
+    environment's kernel cache (the sandbox's ``XDG_CACHE_HOME`` is the run's ``.cache``; a cold cache costs
+    about 90 s of kernel compilation per run, and a copy keeps one run's cache from reaching the next)."""
+    Path(run_dir, case.suite.entrypoint).write_text(RUNNER.read_text(encoding="utf-8"), encoding="utf-8")
+    try:
+        cache = get_environment(case.suite.environment).prefix / KERNEL_CACHE
+    except InfrastructureError:  # no local environment (an Apptainer image brings its own)
+        return
+    if cache.is_dir():
+        shutil.copytree(cache, Path(run_dir) / ".cache", dirs_exist_ok=True)
+
+
+def oracle_source(case: Case) -> str:
+    """The case's oracle with its video contract line set to the suite's (the smoke variant's is smaller)."""
+    source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
+    if len(CONTRACT_LINE.findall(source)) != 1:
+        raise ValueError(f"{case.key}: the oracle needs exactly one line 'RES, FPS, SECONDS = ...'")
+    contract = video_contract(case)
+    line = (
+        f"RES, FPS, SECONDS = ({contract['width']}, {contract['height']}), {contract['fps']}, {contract['duration_s']}"
+    )
+    return CONTRACT_LINE.sub(line, source)
+
+
+def suite_prompt_context(suite: Suite) -> dict[str, Any]:
+    """The template's slots that are the same for every case of the suite, built from the suite alone (so no
+    case's hidden part can reach them): the video contract and the Genesis context, trimmed to the budget."""
+    options = dict(suite.data.get("scoring", {}).get("context", {}))
+    extra = Path(options["examples_dir"]) if options.get("examples_dir") else None
+    examples = context.example_files(suite.folder / "examples", extra)
+    built = context.build_context(context.api_reference(suite.environment), examples, options)
+    return {
+        "video": {**video.PAPER_CONTRACT, **suite.data.get("scoring", {}).get("video", {})},
+        "genesis_documentation": built.documentation,
+        "relevant_code_examples": built.examples,
+    }
+
+
+def prompt_context(case: Case) -> dict[str, Any]:
+    """The template's slots beyond the visible spec: those of the case's suite (:func:`suite_prompt_context`)."""
+    return suite_prompt_context(case.suite)
+
+
+def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+    """No field to draw (the frame strips of the report are not done yet)."""
+    return False
