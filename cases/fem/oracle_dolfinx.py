@@ -527,17 +527,18 @@ def scalar_transient(msh, spec, cfg, family):
 
 
 def reaction(spec, u):
-    """R(u) of ``pde.params.reaction``: linear, cubic, allen_cahn, logistic, or an expression in u."""
+    """R(u) of ``pde.params.reaction``: linear, cubic, allen_cahn, logistic, or an expression in u. It may be a
+    plain number or UFL's zero (``alpha: 0``), so its integral needs a measure that names the mesh."""
     r = param(spec, "reaction")
     kind = r.get("type")
     if kind == "linear":
-        return r["alpha"] * u
+        return scalar(r["alpha"]) * u
     if kind == "cubic":
-        return r["alpha"] * u + r["beta"] * u**3
+        return scalar(r["alpha"]) * u + scalar(r["beta"]) * u**3
     if kind == "allen_cahn":
-        return r["lambda"] * (u**3 - u)
+        return scalar(r["lambda"]) * (u**3 - u)
     if kind == "logistic":
-        return r["rho"] * u * (1 - u)
+        return scalar(r["rho"]) * u * (1 - u)
     if kind == "expression":
         symbol = sp.Symbol("u")
         return sp.lambdify(symbol, sp.sympify(r["value"], locals={"u": symbol}), modules=[UFL_FUNCTIONS])(u)
@@ -560,9 +561,10 @@ def nonlinear_scalar(msh, spec, cfg, family):
             return nu * ufl.inner(ufl.grad(w), ufl.grad(v)) * ufl.dx + w * ufl.dot(direction, ufl.grad(w)) * v * ufl.dx
     else:
         eps = fem.Constant(msh, scalar(param(spec, "epsilon")))
+        dx = ufl.Measure("dx", domain=msh)  # R(w) v may be UFL's zero, which has no mesh of its own
 
         def operator(w):
-            return eps * ufl.inner(ufl.grad(w), ufl.grad(v)) * ufl.dx + reaction(spec, w) * v * ufl.dx
+            return eps * ufl.inner(ufl.grad(w), ufl.grad(v)) * dx + reaction(spec, w) * v * dx
 
     info = {"num_dofs": V.dofmap.index_map.size_global}
     if "time" not in spec["pde"]:
