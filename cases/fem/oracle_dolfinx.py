@@ -649,11 +649,10 @@ def flow(msh, spec, cfg, family):
             ]
         ),
     )
-    V, _ = W.sub(0).collapse()
     C = fem.functionspace(msh, ("Lagrange", k + 1, (gdim,)))
     nu = fem.Constant(msh, scalar(param(spec, "nu")))
     f = forcing(C, spec, gdim).function
-    bcs, _ = dirichlet(V, W.sub(0), msh, spec["bc"], gdim)
+    bcs = velocity_dirichlet(W, msh, spec["bc"], gdim)
     penalty = fem.Constant(msh, 1e-10)
     (u, p), (v, q) = ufl.TrialFunctions(W), ufl.TestFunctions(W)
     stokes = (nu * ufl.inner(ufl.grad(u), ufl.grad(v)) - p * ufl.div(v) - q * ufl.div(u) - penalty * p * q) * ufl.dx
@@ -671,7 +670,24 @@ def flow(msh, spec, cfg, family):
             - ufl.inner(f, v)
         ) * ufl.dx
         info["newton_iterations"] = newton(F, wh, bcs, "ns_")
-    return wh.sub(0).collapse(), info
+    velocity = fem.Function(fem.functionspace(msh, ("Lagrange", k, (gdim,))))
+    velocity.interpolate(wh.sub(0))
+    return velocity, info
+
+
+def velocity_dirichlet(W, msh, bc_spec, size):
+    """Dirichlet conditions on the velocity of the mixed space ``W``, their data interpolated into ``W`` itself.
+    DOLFINx 0.11 gets the subspace collapsed from a mixed P3 element wrong on meshes whose edges need their dofs
+    permuted (every gmsh mesh): data interpolated into it, or a field read from it, is off by 10% at h = 1/8."""
+    fdim = msh.topology.dim - 1
+    conditions = []
+    for where, value in dirichlet_entries(bc_spec):
+        parts = [numeric(e) for e in components(value, size)]
+        data = fem.Function(W)
+        data.sub(0).interpolate(lambda X, parts=parts: np.vstack([part(X) for part in parts]))
+        dofs = fem.locate_dofs_topological(W.sub(0), fdim, boundary_facets(msh, where))
+        conditions.append(fem.dirichletbc(data, dofs))
+    return conditions
 
 
 FAMILIES = {
