@@ -118,7 +118,7 @@ def after_pass(previous: Previous) -> str | None:
         return previous.score.get("message") or "an earlier attempt passed"
     if previous.score["passed"]:
         return f"attempt {previous.attempt} passed"
-    if previous.score["status"] == CASE_STATUS:
+    if previous.score.get("status") == CASE_STATUS:
         return previous.score["message"]
     return None
 
