@@ -7,7 +7,7 @@ paper's Table 7 (median 2.3e-4), the records our oracles fail on or drop and why
 pass rate of the oracle on the calibrated records and the core-hours. A failed job's reason is the last line of
 its log (``results/logs/reference|calibration/...``).
 
-Usage: python benchmarks/fem_import_calibration.py [PER_FAMILY] [SEED] [CORES]
+Usage: python benchmarks/fem_import_calibration.py [PER_FAMILY] [SEED] [CORES] (PER_FAMILY 0: all 645 records)
 
 It works in ./fem_import_calibration_work, kept so that a rerun resumes; delete it after changing the oracle
 (the import copies it).
@@ -34,13 +34,22 @@ SUITE = "pdeagent-bench"
 
 
 def stratified(suite_dir: Path, per_family: int, seed: int) -> dict[str, str]:
-    """``per_family`` case ids of each family (id -> family), drawn with ``random.Random(seed)``."""
+    """``per_family`` case ids of each family (id -> family), drawn with ``random.Random(seed)``; every record
+    when ``per_family`` is 0."""
     by_family: dict[str, list[str]] = defaultdict(list)
     for path in sorted(suite_dir.glob("*/case.yaml")):
         case = yaml.safe_load(path.read_text())
         by_family[case["visible"]["spec"]["family"]].append(case["id"])
     rng = random.Random(seed)
-    return {case: family for family in sorted(by_family) for case in rng.sample(by_family[family], per_family)}
+    return {
+        case: family
+        for family in sorted(by_family)
+        for case in (
+            by_family[family]
+            if per_family <= 0
+            else rng.sample(by_family[family], min(per_family, len(by_family[family])))
+        )
+    }
 
 
 def run_snakemake(work: Path, cores: int, target: str) -> float:
@@ -53,6 +62,13 @@ def run_snakemake(work: Path, cores: int, target: str) -> float:
         text=True,
     )
     return time.perf_counter() - start
+
+
+def calibration_of(work: Path, case: str) -> dict | None:
+    """The calibration record of ``case``, or None when it is missing or records a failure (F-Case)."""
+    path = work / "results" / "calibration" / SUITE / f"{case}.json"
+    record = json.loads(path.read_text()) if path.is_file() else None
+    return None if record is None or "failed" in record else record
 
 
 def failure_reason(work: Path, case: str) -> str:
@@ -98,7 +114,7 @@ def main(per_family: int = 10, seed: int = 0, cores: int = 1) -> None:
     work = workdir(root / "work", config)
     calibrate_s = run_snakemake(work, cores, "calibrate")
     # the oracle runs on the calibrated records only, so that the summary table is written
-    calibrated = [case for case in sample if (work / "results" / "calibration" / SUITE / f"{case}.json").is_file()]
+    calibrated = [case for case in sample if calibration_of(work, case) is not None]
     workdir(work, {**config, "cases": {SUITE: calibrated}})
     evaluate_s = run_snakemake(work, cores, "all")
     report(work, sample, calibrate_s, evaluate_s, cores, per_family, seed)
@@ -110,9 +126,9 @@ def report(
     """Print the markdown section and keep the raw numbers next to this script's output."""
     calibrations, failures = {}, {}
     for case in sample:
-        path = work / "results" / "calibration" / SUITE / f"{case}.json"
-        if path.is_file():
-            calibrations[case] = json.loads(path.read_text())
+        calibration = calibration_of(work, case)
+        if calibration is not None:
+            calibrations[case] = calibration
         else:
             failures[case] = failure_reason(work, case)
     scores_path = work / "results" / "summary" / "scores.csv"

@@ -60,6 +60,14 @@ def test_repairs_are_the_3d_forcing_and_named(imported, jsonl):
     assert rederived and all("nz" in records[i]["oracle_config"]["output"]["grid"] for i in rederived)
 
 
+def test_every_transient_case_has_its_initial_condition(imported):
+    """The oracle and the agent both need u0: a record without one (heat_3d_source_only) gets u0 = 0, named."""
+    cases = [c for c in load_suite_cases(imported) if "time" in c.visible.spec["case_spec"]["pde"]]
+    assert len(cases) > 200 and all("u0" in c.visible.spec["case_spec"].get("ic", {}) for c in cases)
+    named = [c.id for c in cases if any("no initial condition" in i for i in c.hidden.scoring["issues"])]
+    assert named == ["heat_3d_source_only"]
+
+
 def test_tolerance_quirk_only_behind_its_switch(jsonl, imported):
     records = read_records(jsonl)
     assert all(not c.hidden.thresholds for c in load_suite_cases(imported))

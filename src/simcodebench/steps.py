@@ -10,6 +10,14 @@ from typing import Any
 from .agents import Agent
 from .artifacts import extract_files, write_solution
 from .calibration import calibrate_case
+from .case_failures import (
+    CASE_FAILED,
+    failed_score,
+    failure,
+    failure_of,
+    write_failed_calibration,
+    write_failed_reference,
+)
 from .cases import Case
 from .execution import execute_solution, write_run_record
 from .extract import ExtractionError
@@ -31,9 +39,14 @@ STDERR_EXCERPT = 1500
 
 
 def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
-    """Generate the case's (hidden) reference."""
+    """Generate the case's (hidden) reference; when that raises, write a failed reference that says why
+    (:mod:`.case_failures`), so that the other cases' summary is still written."""
     log.info("reference %s: generating with %s", case.key, case.hidden.reference["generator"])
-    reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+    try:
+        reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+    except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
+        write_failed_reference(out_json, out_h5, failure("reference", exc))
+        return
     reference.meta.setdefault("provenance", provenance())
     save_reference(reference, out_json, out_h5)
 
@@ -48,11 +61,19 @@ def make_calibration(
     images: dict[str, str] | None = None,
 ) -> None:
     """Time the oracle (``mpi``: the job's MPI launcher; ``images``: apptainer images) and write the case's
-    thresholds."""
+    thresholds; a failed reference, or a calibration that raises, is recorded instead (:mod:`.case_failures`)."""
+    failed = failure_of(ref_json)
+    if failed is not None:
+        write_failed_calibration(out, failed)
+        return
     concrete = resolve_runtime(runtime, case.suite.environment, images)
     log.info("calibration %s: oracle runs on runtime %s", case.key, concrete)
     work = out.with_suffix(".work")
-    record = calibrate_case(case, load_reference(ref_json, ref_h5), work, concrete, mpi, images)
+    try:
+        record = calibrate_case(case, load_reference(ref_json, ref_h5), work, concrete, mpi, images)
+    except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
+        write_failed_calibration(out, failure("calibration", exc))
+        return
     write_json(out, record)
 
 
@@ -101,7 +122,7 @@ def make_response(
         keep = {k: data[k] for k in ("strategy", "stage", "carry")}
         write_json(out, {"status": "skipped", "reason": data["reason"], "text": None, **keep, "calls": []})
         return
-    tau_time = read_json(calibration)["thresholds"]["time"] if calibration else None
+    tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
     record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
     record["provenance"] = provenance()
     write_json(out, record)
@@ -223,6 +244,10 @@ def make_score(
             },
         )
         return
+    failed = failure_of(calibration_path)
+    if failed is not None:
+        write_json(out, failed_score(ident, generation, failed))
+        return
     score = score_attempt(
         case,
         response,
@@ -281,7 +306,7 @@ def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
     fields_dir.mkdir(parents=True, exist_ok=True)
     for path in final_paths:
         final = read_json(path)
-        if final["sample"] != 0:
+        if final["sample"] != 0 or final["failure_class"] == CASE_FAILED:
             continue
         case = plan.case(final["suite"], final["case"])
         references = Path(plan.results) / "references" / case.suite.name / case.id

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..artifacts import kind
+from ..case_failures import STATUS as CASE_STATUS
 from ..cases import Case
 from ..extract import ExtractionError, extract_code
 from ..io import read_json
@@ -111,11 +112,14 @@ class Previous:
 
 
 def after_pass(previous: Previous) -> str | None:
-    """Why the attempt after ``previous`` is skipped (it or an earlier attempt passed), or None."""
+    """Why the attempt after ``previous`` is skipped (it or an earlier attempt passed, or the case has no
+    reference or calibration), or None."""
     if previous.skipped:
         return previous.score.get("message") or "an earlier attempt passed"
     if previous.score["passed"]:
         return f"attempt {previous.attempt} passed"
+    if previous.score.get("status") == CASE_STATUS:
+        return previous.score["message"]
     return None
 
 

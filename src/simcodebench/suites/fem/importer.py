@@ -11,7 +11,8 @@ Where the records cannot be used as they are, the importer repairs them and says
 and in ``import_report.json``: a manufactured case's forcing is derived again from its solution when the record's
 ``source_term`` disagrees (every 3D record drops the z derivatives); a biharmonic case gets ``bc.laplacian``
 (Laplacian of the manufactured solution, or 0) since u alone does not determine it; Burgers records without a
-time block get t in [0, 0.1]; domains are written in one canonical form per template.
+time block get t in [0, 0.1]; a transient record without an initial condition gets u0 = 0 written out
+(``heat_3d_source_only``); domains are written in one canonical form per template.
 
 ``upstream_tolerance`` reproduces the released code's thresholds: alpha_acc = ``accuracy_tolerance``, else
 ``tolerance`` (0.05 or 0.1 in 106 records), else 1.2, and alpha_time = ``time_tolerance``. Off by default: the
@@ -232,6 +233,9 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
                     ic[key] = derived[key]
     elif family == "biharmonic":
         bc["laplacian"] = {"on": "boundary", "value": "0"}
+    if time and "u0" not in ic:
+        ic["u0"] = "0"
+        issues.append("no initial condition: u0 = 0 written (the solution starts from rest)")
     if family == "biharmonic":
         issues.append("bc.laplacian added (u alone does not determine a biharmonic problem)")
     pde_visible: dict[str, Any] = {

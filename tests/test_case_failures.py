@@ -1,0 +1,36 @@
+"""The pieces of :mod:`simcodebench.case_failures` apart from the pipeline: the score of an attempt at a failed
+case, the skip of the attempts after it, and the summary's section (on a frame written by hand)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from simcodebench.case_failures import CASE_FAILED, failed_score, failure, markdown, split
+from simcodebench.strategies.base import Previous, after_pass
+
+
+def test_a_failed_case_is_scored_apart_and_not_asked_again():
+    failed = failure("reference", ValueError("e_base 0.3 >= 0.05"))
+    score = failed_score({"agent": "a", "attempt": 0}, {}, failed)
+    assert score["failure_class"] == CASE_FAILED and not score["passed"]
+    assert score["message"] == "the case's reference failed: ValueError: e_base 0.3 >= 0.05"
+    assert after_pass(Previous({}, {}, score, Path("run"))) == score["message"]
+    model_failure = {**score, "status": "scored", "failure_class": "F-Acc"}
+    assert after_pass(Previous({}, {}, model_failure, Path("run"))) is None
+
+
+def test_summary_section_lists_each_failed_case_once():
+    rows = [
+        ("ok", 0, True, "Pass", ""),
+        ("bad", 0, True, CASE_FAILED, "the case's calibration failed: boom"),
+        ("bad", 1, True, CASE_FAILED, "the case's calibration failed: boom"),
+        ("bad", 0, False, CASE_FAILED, "an earlier attempt"),
+    ]
+    frame = pd.DataFrame(rows, columns=["case", "sample", "final", "failure_class", "message"]).assign(suite="s")
+    scored, failed = split(frame)
+    assert list(scored["case"]) == ["ok"] and len(failed) == 3
+    text = markdown(failed)
+    assert "| s | bad | 2 | the case's calibration failed: boom |" in text
+    assert markdown(scored.iloc[0:0]) == ""
