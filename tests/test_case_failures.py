@@ -3,11 +3,16 @@ case, the skip of the attempts after it, and the summary's section (on a frame w
 
 from __future__ import annotations
 
+import types
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
+from simcodebench import steps
 from simcodebench.case_failures import CASE_FAILED, failed_score, failure, markdown, split
+from simcodebench.cases import load_suite_cases
+from simcodebench.errors import InfrastructureError
 from simcodebench.strategies.base import Previous, after_pass
 
 
@@ -34,3 +39,18 @@ def test_summary_section_lists_each_failed_case_once():
     text = markdown(failed)
     assert "| s | bad | 2 | the case's calibration failed: boom |" in text
     assert markdown(scored.iloc[0:0]) == ""
+
+
+def test_an_infrastructure_failure_is_not_recorded_as_the_cases_own(tmp_path, monkeypatch, repo):
+    """A broken sandbox or environment while making a reference fails the job (retried, F-Infra), and leaves no
+    failed reference behind that would pass the case off as F-Case."""
+    case = next(c for c in load_suite_cases(repo / "cases" / "re4") if c.id == "hilbert")
+
+    def broken(_case):
+        raise InfrastructureError("the python environment is not provisioned")
+
+    monkeypatch.setattr(steps, "get_scorer", lambda _name: types.SimpleNamespace(generate_reference=broken))
+    out_json, out_h5 = tmp_path / "reference.json", tmp_path / "reference.h5"
+    with pytest.raises(InfrastructureError):
+        steps.make_reference(case, out_json, out_h5)
+    assert not out_json.exists() and not out_h5.exists()

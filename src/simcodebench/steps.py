@@ -19,6 +19,7 @@ from .case_failures import (
     write_failed_reference,
 )
 from .cases import Case
+from .errors import InfrastructureError
 from .execution import execute_solution, write_run_record
 from .extract import ExtractionError
 from .generation import generate
@@ -44,6 +45,8 @@ def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
     log.info("reference %s: generating with %s", case.key, case.hidden.reference["generator"])
     try:
         reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+    except InfrastructureError:  # the machine's failure, not the case's: the job fails and is retried
+        raise
     except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
         write_failed_reference(out_json, out_h5, failure("reference", exc))
         return
@@ -71,6 +74,8 @@ def make_calibration(
     work = out.with_suffix(".work")
     try:
         record = calibrate_case(case, load_reference(ref_json, ref_h5), work, concrete, mpi, images)
+    except InfrastructureError:  # the machine's failure, not the case's: the job fails and is retried
+        raise
     except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
         write_failed_calibration(out, failure("calibration", exc))
         return
