@@ -8,7 +8,8 @@ the case is then scored ``F-Case`` (status ``case-failed``, the reason as its me
 run, later attempts are skipped, and the summary reports these samples in their own section, apart from the
 model's failures and from F-Infra; every other case is summarised as usual. A rerun retries the case when its
 files change (the oracle included); to retry it otherwise, delete ``results/references/<suite>/<case>/`` and
-``results/calibration/<suite>/<case>.json``.
+``results/calibration/<suite>/<case>.json``. An ``InfrastructureError`` (the sandbox or the solver environment
+broke, not the case) is never recorded here: that job fails and a later run retries it.
 """
 
 from __future__ import annotations
