@@ -22,7 +22,7 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
-## make envs: every solver environment this machine can have (the tests use them all; `make run` only python).
+## make envs: every solver environment this machine can have (the tests use them all; `make run` python and dolfinx).
 envs: python-env
 	@$(BIN)/simcodebench env setup openfoam || echo "OpenFOAM v1912 is not installed (needs root and apt-get): the foam tests skip"
 	@$(BIN)/simcodebench env setup dolfinx || echo "the dolfinx environment is not provisioned (see the line above): the fem tests skip"
@@ -31,10 +31,14 @@ envs: python-env
 	@$(MAKE) --no-print-directory genesis-libs
 	@$(BIN)/simcodebench env setup genesis || echo "the genesis environment is not provisioned (see above): the physics tests skip"
 
-.PHONY: sandbox images python-env
+.PHONY: sandbox images python-env dolfinx-env
 
 python-env: venv sandbox
 	$(BIN)/simcodebench env setup python
+
+## make dolfinx-env: the dolfinx environment (the re4 suite's 2-D references are DOLFINx solves).
+dolfinx-env: venv
+	$(BIN)/simcodebench env setup dolfinx
 
 ## make sandbox: install bubblewrap (root on Debian), so that `runtime: auto` confines generated code.
 sandbox:
@@ -65,7 +69,7 @@ containers/%.sif: containers/%.def
 	apptainer build --force $@ $<
 
 ## make run: the embedded default (the re4 suite, oracle and mutants), then the HTML report.
-run: python-env
+run: python-env dolfinx-env
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) --report results/summary/report.html
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"

@@ -1,9 +1,11 @@
 """Scorer of the Re^4 suite: references, evaluation of a run's outputs, and comparison plots.
 
 Reference generators (``hidden.reference.generator``): ``hilbert`` (x* = 1), ``sod_exact`` (exact Riemann
-solution), ``burgers_cole_hopf`` (Cole-Hopf integral) and ``keyhole_group`` (the keyhole number's exponents).
-Scoring kinds (``hidden.scoring.kind``): ``hilbert`` (largest L-infinity error over n), ``field1d`` (relative
-L2 error of the primary field at the sample's points) and ``keyhole`` (sine of the angle to Ke's exponents).
+solution), ``burgers_cole_hopf`` (Cole-Hopf integral), ``keyhole_group`` (the keyhole number's exponents) and
+``dolfinx_plane`` (DOLFINx solves of the 2-D PDEs, :mod:`.plane_reference`). Scoring kinds
+(``hidden.scoring.kind``): ``hilbert`` (largest L-infinity error over n), ``field1d`` (relative L2 error of the
+primary field at the sample's points), ``field2d`` (relative L2 error at the reference's points, the sample
+interpolated there, :mod:`.plane`) and ``keyhole`` (sine of the angle to Ke's exponents).
 Under ``scoring.mode: paper`` (the ``re4@paper`` variant) a run is judged by Re^4's execution success instead
 (:mod:`simcodebench.suites.re4.paper`).
 """
@@ -21,8 +23,9 @@ from simcodebench.evaluation import Evaluation
 from simcodebench.figures import figure_grid, save_figure
 from simcodebench.references import Reference
 
-from . import keyhole, metrics, paper
+from . import keyhole, metrics, paper, plane
 from .burgers import burgers_cole_hopf
+from .plane_reference import plane_reference
 from .sod import sod_exact
 
 Fields = dict[str, np.ndarray]
@@ -78,6 +81,7 @@ GENERATORS: dict[str, Callable[[Case], Reference]] = {
     "sod_exact": _sod_reference,
     "burgers_cole_hopf": _burgers_reference,
     "keyhole_group": _keyhole_reference,
+    "dolfinx_plane": plane_reference,
 }
 
 
@@ -119,6 +123,32 @@ def _evaluate_field1d(case: Case, fields: Fields, reference: Reference) -> Evalu
     return Evaluation(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
 
 
+def _on_reference_points(case: Case, fields: Fields, reference: Reference) -> Fields:
+    """The sample's fields (those of the contract besides x and y) at the reference's points."""
+    names = [name for name in case.visible.contract["files"][0]["fields"] if name not in ("x", "y")]
+    points, values = plane.flatten_sample(fields, names)
+    scoring = case.hidden.scoring
+    domain = plane.Domain.from_params(case.hidden.reference["params"])
+    targets = np.column_stack([reference.fields["x"], reference.fields["y"]])
+    moved = plane.to_reference_points(
+        points, values, targets, domain, float(scoring["tolerance"]), float(scoring["reach"])
+    )
+    if "speed" in _scored_fields(case):
+        moved["speed"] = plane.speed(moved["u"], moved["v"])
+    return moved
+
+
+def _evaluate_field2d(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+    try:
+        moved = _on_reference_points(case, fields, reference)
+    except ValueError as exc:
+        return Evaluation(outcome="format", message=str(exc))
+    errors = {
+        f"rel_l2_{name}": metrics.relative_l2(moved[name], reference.fields[name]) for name in _scored_fields(case)
+    }
+    return Evaluation(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
+
+
 def _evaluate_keyhole(case: Case, fields: Fields, reference: Reference) -> Evaluation:
     vector = np.array([float(fields[name]) for name in keyhole.QUANTITIES])
     expected = np.array([reference.scalars["exponents"][name] for name in keyhole.QUANTITIES])
@@ -132,6 +162,7 @@ def _evaluate_keyhole(case: Case, fields: Fields, reference: Reference) -> Evalu
 EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Evaluation]] = {
     "hilbert": _evaluate_hilbert,
     "field1d": _evaluate_field1d,
+    "field2d": _evaluate_field2d,
     "keyhole": _evaluate_keyhole,
 }
 
