@@ -22,7 +22,17 @@ from .interpreters import find_python, interpreter_version
 from .io import atomic_write_text, canonical_json, sha256_text
 from .project import project_root
 
-PYTHON_PACKAGES = ("numpy==2.4.6", "scipy==1.17.1", "matplotlib==3.11.2")
+PYTHON_PACKAGES = (
+    "numpy==2.4.6",
+    "scipy==1.17.1",
+    "matplotlib==3.11.2",
+    "pandas==2.3.3",
+    "scikit-learn==1.9.1",
+)
+"""The `python` environment: Re^4's and CFDCodeBench's programmers' stack. pandas and scikit-learn are there because
+Re^4's released keyhole programs (all of them, from three models) read the data set with pandas and fit the
+exponents with scikit-learn. pandas stays on the 2.x line those programs were written for (2025): pandas 3 removed
+``read_csv(delim_whitespace=...)``, which one of them uses."""
 DOLFINX_PACKAGES = (
     "dolfinx-solver-real==0.11.0.post0",
     "gmsh==4.15.2",
