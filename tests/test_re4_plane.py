@@ -83,6 +83,16 @@ def test_points_beyond_the_hull_take_the_nearest_value_within_reach() -> None:
         plane.to_reference_points(half, {"u": half[:, 0]}, np.array([[0.9, 0.5]]), domain, 1e-3, 0.1)
 
 
+def test_drawing_triangulation_leaves_the_holes_out() -> None:
+    domain = plane.Domain((-1.0, 1.0, -1.0, 1.0), ((0.0, 0.0, 0.4),))
+    points = domain.grid(41, 41)
+    mesh = plane.triangulation(points[:, 0], points[:, 1], domain)
+    kept = mesh.triangles[~mesh.mask]
+    centroids = points[kept].mean(axis=1)
+    assert np.all(domain.outside_distance(centroids[:, 0], centroids[:, 1]) == 0.0)
+    assert mesh.mask.any() and len(kept) > 0.8 * len(mesh.triangles)  # the disk is about 13% of the box
+
+
 def test_flatten_sample_needs_one_shape() -> None:
     grid = np.zeros((3, 4))
     points, values = plane.flatten_sample({"x": grid, "y": grid, "u": grid + 1.0}, ["u"])
@@ -177,6 +187,8 @@ def test_oracle_passes_and_output_mutants_land(case_id: str, tmp_path: Path, ref
     evaluation = scorer.evaluate(case_, oracle, reference)
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error < ORACLE_LIMITS[case_id], evaluation.metrics
+    figure = tmp_path / "comparison.png"
+    assert scorer.plot_comparison(case_, oracle, reference, figure) and figure.stat().st_size > 10_000
     tau = max(3.0 * evaluation.error, 1e-3)
     expected = {"nan": "nonfinite", "wrong-shape": "format", "wrong-answer": "ok"}
     for index, declaration in enumerate(case_.suite.mutants):
@@ -188,5 +200,7 @@ def test_oracle_passes_and_output_mutants_land(case_id: str, tmp_path: Path, ref
         run_python(workdir, mutant.source[len(oracle_artifact(case_)) :])  # only the rewrite of the output
         result = scorer.evaluate(case_, workdir, reference)
         assert result.outcome == expected[declaration["name"]], (declaration["name"], result.message)
+        if declaration["name"] == "wrong-shape":  # nothing to draw on the reference's points
+            assert not scorer.plot_comparison(case_, workdir, reference, tmp_path / "none.png")
         if declaration["name"] == "wrong-answer":
             assert result.error > tau, result.metrics

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from matplotlib.tri import Triangulation
 from scipy.interpolate import LinearNDInterpolator
 from scipy.spatial import cKDTree
 
@@ -96,3 +97,12 @@ def to_reference_points(
 def speed(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """The velocity magnitude ``sqrt(u^2 + v^2)``."""
     return np.hypot(u, v)
+
+
+def triangulation(x: np.ndarray, y: np.ndarray, domain: Domain) -> Triangulation:
+    """The Delaunay triangulation of the points ``(x, y)`` for drawing, with the triangles whose centroid lies
+    outside the domain (across a hole) masked."""
+    mesh = Triangulation(x, y)
+    centroid_x, centroid_y = x[mesh.triangles].mean(axis=1), y[mesh.triangles].mean(axis=1)
+    mesh.set_mask(domain.outside_distance(centroid_x, centroid_y) > 0.0)
+    return mesh

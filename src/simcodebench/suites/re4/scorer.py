@@ -201,10 +201,13 @@ def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
-    """For ``field1d`` cases, draw sample, reference and difference side by side (a row per field) to ``png``.
+    """For ``field1d`` and ``field2d`` cases, draw sample, reference and difference side by side (a row per field)
+    to ``png``.
 
     Returns False, drawing nothing, for other kinds or when the outputs cannot be put on the reference grid.
     """
+    if case.hidden.scoring["kind"] == "field2d":
+        return _plot_field2d(case, run_dir, reference, png)
     if case.hidden.scoring["kind"] != "field1d":
         return False
     try:
@@ -232,4 +235,37 @@ def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) 
             axis.set_xlabel("x")
             axis.grid(alpha=0.3)
     save_figure(figure, png, f"{case.key}: {case.title}", dpi=100)
+    return True
+
+
+def _plot_field2d(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+    """The 2-D cases' figure: the sample as the scorer sees it (interpolated onto the reference's points), the
+    reference and their difference, on the reference's points triangulated with the holes left out."""
+    try:
+        moved = _on_reference_points(case, _merged(load_outputs(case.visible.contract, Path(run_dir))), reference)
+    except (ContractViolation, KeyError, ValueError):
+        return False
+    x, y = reference.fields["x"], reference.fields["y"]
+    mesh = plane.triangulation(x, y, plane.Domain.from_params(case.hidden.reference["params"]))
+    names = _scored_fields(case)
+    figure, axes = figure_grid(len(names), 3, 15, 4.2)
+    for row, name in zip(axes, names, strict=True):
+        panels = (
+            (moved[name], f"sample {name}", "viridis"),
+            (reference.fields[name], f"reference {name}", "viridis"),
+            (moved[name] - reference.fields[name], f"{name}: sample - reference", "RdBu_r"),
+        )
+        low, high = float(np.min(reference.fields[name])), float(np.max(reference.fields[name]))
+        for axis, (values, title, colours) in zip(row, panels, strict=True):
+            limits = {"vmin": low, "vmax": high} if colours == "viridis" else {}
+            if colours == "RdBu_r":
+                extent = float(np.max(np.abs(values))) or 1.0
+                limits = {"vmin": -extent, "vmax": extent}
+            shown = axis.tripcolor(mesh, values, shading="gouraud", cmap=colours, **limits)
+            figure.colorbar(shown, ax=axis)
+            axis.set_title(title)
+            axis.set_aspect("equal")
+            axis.set_xlabel("x")
+            axis.set_ylabel("y")
+    save_figure(figure, png, f"{case.key}: {case.title}", dpi=90)
     return True
