@@ -111,6 +111,12 @@ def envs_root() -> Path:
     return Path(os.environ.get("SIMCODEBENCH_ENVS", project_root() / ".envs"))
 
 
+def compiled_form_cache(environment: str) -> Path:
+    """The compiled-form cache (an ``XDG_CACHE_HOME``) that the harness's own, untimed runs in ``environment``
+    share: oracle runs and reference solves, never a model's run. ``.envs/<environment>-oracle-cache``."""
+    return envs_root() / f"{environment}-oracle-cache"
+
+
 def _stamp(name: str, python: tuple[int, int] | None) -> str:
     return sha256_text(canonical_json({"name": name, "packages": ENVIRONMENTS[name], "python": python}))
 

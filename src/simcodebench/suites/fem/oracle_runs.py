@@ -20,7 +20,7 @@ import numpy as np
 
 from simcodebench.cases import Case
 from simcodebench.compiled import build_program
-from simcodebench.envs import envs_root
+from simcodebench.envs import compiled_form_cache
 from simcodebench.errors import InfrastructureError
 from simcodebench.evaluation import Evaluation
 
@@ -68,8 +68,8 @@ def reference_mem_mb() -> int:
 
 
 def jit_cache(case: Case) -> Path:
-    """The compiled-form cache of the oracle's untimed runs: ``.envs/<environment>-oracle-cache``."""
-    return envs_root() / f"{case.suite.environment}-oracle-cache"
+    """The compiled-form cache of the oracle's untimed runs (:func:`~simcodebench.envs.compiled_form_cache`)."""
+    return compiled_form_cache(case.suite.environment)
 
 
 def level_configs(case: Case) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from simcodebench.cases import Case
-from simcodebench.envs import envs_root, get_environment
+from simcodebench.envs import compiled_form_cache, get_environment
 from simcodebench.errors import InfrastructureError
 from simcodebench.references import Reference
 
@@ -47,7 +47,7 @@ def run_levels(problem: str, params: dict, levels: list[dict], points: np.ndarra
         variables = {
             "PATH": f"{env.bin_dir}:/usr/bin:/bin",
             "HOME": str(work),
-            "XDG_CACHE_HOME": str(envs_root() / "dolfinx-oracle-cache"),
+            "XDG_CACHE_HOME": str(compiled_form_cache("dolfinx")),
             "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1",
             "LANG": "C.UTF-8",
