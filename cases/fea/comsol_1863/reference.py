@@ -268,7 +268,7 @@ def solve(build, level: int, port_kinds: tuple[str, str], walls: str) -> tuple[c
         return complex(re, im) / norm, norm / modes[k][2]
 
     (c1, power1), (c2, power2) = overlap(0), overlap(1)
-    return c1 - 1.0, c2 * math.sqrt(power2 / power1), space.dofmap.index_map.size_global * 2
+    return c1 - 1.0, c2 * math.sqrt(power2 / power1), space.dofmap.index_map.size_global
 
 
 def main() -> None:
