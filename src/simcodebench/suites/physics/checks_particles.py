@@ -104,9 +104,11 @@ def surface_height(scene: Scene, spec: dict[str, Any]) -> CheckResult:
 
 def front_speed(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """A dam break's surge: the mean speed at which the body's leading edge (its highest coordinate along
-    ``axis``, default x) advances the first ``distance`` metres lies between ``min`` and ``max`` times
-    sqrt(g H) (``height`` H of the column, the stated ``g``); the shallow-water (Ritter) front speed 2 sqrt(g H)
-    bounds it from above, friction and the column's start from rest keep it below."""
+    ``axis``, default x) advances its first ``distance`` metres, from rest, lies between ``min`` and ``max``
+    times sqrt(g H) (``height`` H of the column, the stated ``g``, not the simulated one). Shallow-water theory
+    (Ritter) bounds the front's speed by 2 sqrt(g H); from rest over the first column widths it is markedly lower,
+    since the column first has to accelerate (Martin and Moyce's 1952 experiments). A stronger gravity speeds the
+    whole surge up as sqrt(g)."""
     name = "front_speed"
     entity = _particle_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
