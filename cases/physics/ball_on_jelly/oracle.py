@@ -7,7 +7,9 @@ RES, FPS, SECONDS = (1280, 640), 60, 5.0
 gs.init(backend=gs.gpu, logging_level="warning")
 scene = gs.Scene(
     sim_options=gs.options.SimOptions(dt=1.0 / FPS, substeps=1800 // FPS, gravity=(0.0, 0.0, -9.81)),
-    mpm_options=gs.options.MPMOptions(lower_bound=(-0.35, -0.35, -0.12), upper_bound=(0.35, 0.35, 0.7), grid_density=32),
+    mpm_options=gs.options.MPMOptions(
+        lower_bound=(-0.35, -0.35, -0.12), upper_bound=(0.35, 0.35, 0.7), grid_density=32
+    ),
     show_viewer=False,
 )
 scene.add_entity(gs.morphs.Plane())

@@ -7,7 +7,9 @@ RES, FPS, SECONDS = (1280, 640), 60, 5.0
 gs.init(backend=gs.gpu, logging_level="warning")
 scene = gs.Scene(
     sim_options=gs.options.SimOptions(dt=1.0 / FPS, substeps=2400 // FPS, gravity=(0.0, 0.0, -9.81)),
-    sph_options=gs.options.SPHOptions(lower_bound=(-0.15, -0.15, 0.0), upper_bound=(0.15, 0.15, 0.7), particle_size=0.02),
+    sph_options=gs.options.SPHOptions(
+        lower_bound=(-0.15, -0.15, 0.0), upper_bound=(0.15, 0.15, 0.7), particle_size=0.02
+    ),
     show_viewer=False,
 )
 scene.add_entity(gs.morphs.Plane())
