@@ -121,3 +121,25 @@ def test_our_prompt_examples_run_on_the_pinned_genesis(genesis, tmp_path, name):
     answer, recording = genesis.run(source, tmp_path)
     assert answer["ok"], answer["error"]
     assert recording.main_scene().steps >= 10
+
+
+PARTICLE_MUTANTS = ("api-misuse", "gravity-50", "nan-blowup")
+"""The mutants that act on a particle case's physics; the video mutants (no-video, wrong-resolution,
+wrong-frame-rate, too-short) act the same on every scene and are covered by the rigid cases above."""
+
+
+@pytest.mark.parametrize("case_id", ["jelly_drop", "water_drop_tank"])
+def test_a_particle_oracle_passes_and_its_physics_mutants_land(genesis, tmp_path, case_id):
+    case = get_case("physics@smoke", case_id)
+    answer, _ = genesis.run(scorer.oracle_source(case), tmp_path / "oracle")
+    assert answer["ok"], answer["error"]
+    evaluation = scorer.evaluate(case, tmp_path / "oracle", scorer.generate_reference(case))
+    assert evaluation.outcome == "ok" and evaluation.error == 0, evaluation.message
+    landed = {}
+    for index, name in enumerate(mutant_names(case)):
+        if name in PARTICLE_MUTANTS:
+            mutant = build_mutant(case, index, None)
+            answer, _ = genesis.run(mutant.source, tmp_path / name)
+            landed[name] = (failure_class(case, answer, tmp_path / name), mutant.declared_class)
+    assert set(landed) == set(PARTICLE_MUTANTS)
+    assert all(got == want for got, want in landed.values()), landed

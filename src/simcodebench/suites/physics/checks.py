@@ -229,3 +229,8 @@ def run_checks(scene: Scene | None, declared: list[dict[str, Any]]) -> list[Chec
 def physics_score(results: list[CheckResult]) -> float:
     """Our physics score, 0-100: the share of checks passed."""
     return 100.0 * sum(r.passed for r in results) / len(results) if results else 0.0
+
+
+from .checks_particles import PARTICLE_CHECKS  # noqa: E402 - it builds on the helpers above
+
+CHECKS.update(PARTICLE_CHECKS)

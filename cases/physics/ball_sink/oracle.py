@@ -1,0 +1,29 @@
+"""Oracle: a steel ball (rigid) dropped into a pool of water (SPH) sinks and rests on the floor."""
+
+import genesis as gs
+
+RES, FPS, SECONDS = (1280, 640), 60, 5.0
+
+gs.init(backend=gs.gpu, logging_level="warning")
+scene = gs.Scene(
+    sim_options=gs.options.SimOptions(dt=1.0 / FPS, substeps=2400 // FPS, gravity=(0.0, 0.0, -9.81)),
+    sph_options=gs.options.SPHOptions(lower_bound=(-0.2, -0.2, 0.0), upper_bound=(0.2, 0.2, 0.6), particle_size=0.02),
+    show_viewer=False,
+)
+scene.add_entity(gs.morphs.Plane())
+water = scene.add_entity(
+    gs.morphs.Box(size=(0.4, 0.4, 0.15), pos=(0.0, 0.0, 0.075)),
+    material=gs.materials.SPH.Liquid(rho=1000.0, mu=0.005),
+    surface=gs.surfaces.Default(color=(0.2, 0.45, 0.9)),
+)
+ball = scene.add_entity(
+    gs.morphs.Sphere(radius=0.06, pos=(0.0, 0.0, 0.45)),
+    material=gs.materials.Rigid(rho=7850.0),
+    surface=gs.surfaces.Default(color=(0.7, 0.7, 0.75)),
+)
+cam = scene.add_camera(res=RES, pos=(1.2, -1.2, 0.6), lookat=(0.0, 0.0, 0.15), fov=35, GUI=False)
+scene.build()
+cam.start_recording(save_to_filename="genesis_video.mp4", fps=FPS)
+for _ in range(int(SECONDS * FPS)):
+    scene.step()
+cam.stop_recording()
