@@ -212,6 +212,10 @@ CHECKS: dict[str, Callable[[Scene, dict[str, Any]], CheckResult]] = {
     "no_nan": no_nan,
 }
 
+from .checks_motion import MOTION_CHECKS  # noqa: E402 - it builds on the helpers above
+
+CHECKS.update(MOTION_CHECKS)
+
 
 def run_checks(scene: Scene | None, declared: list[dict[str, Any]]) -> list[CheckResult]:
     """Evaluate the declared checks on the recorded scene; with no stepped scene every check fails."""
