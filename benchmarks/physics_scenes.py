@@ -7,7 +7,7 @@ worker's peak RSS so far (a high-water mark: the largest scene run up to then se
 with ``--mutants``, how many mutants landed in their declared class (each mutant is one more script run).
 Prints a markdown table for BENCHMARKS.md and exits non-zero when an oracle fails a check or a mutant misses.
 
-Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants]
+Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants] [--details]
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from simcodebench.envs import get_environment
 from simcodebench.mutants import build_mutant, mutant_names
 from simcodebench.scoring import OUTCOME_CLASS
 from simcodebench.suites.physics import scorer
+from simcodebench.suites.physics.checks import run_checks
+from simcodebench.suites.physics.state import load_recording
 
 WORKER = Path(__file__).with_name("physics_scene_worker.py")
 
@@ -82,11 +84,16 @@ def failure_class(case: Case, answer: dict, run_dir: Path) -> tuple[str, str]:
     return ("Pass" if passed else "F-Acc"), evaluation.message
 
 
+def evaluation_checks(case: Case) -> list[dict]:
+    """The case's declared checks, as the scorer's reference holds them."""
+    return scorer.generate_reference(case).meta["checks"]
+
+
 def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def bench_case(session: Session, case: Case, work: Path, mutants: bool) -> tuple[str, list[str]]:
+def bench_case(session: Session, case: Case, work: Path, mutants: bool, details: bool) -> tuple[str, list[str]]:
     """One table row for ``case`` and the problems found (a failed check, a mutant off its class)."""
     answer = session.run(scorer.oracle_source(case), work / case.id / "oracle")
     problems = []
@@ -95,6 +102,11 @@ def bench_case(session: Session, case: Case, work: Path, mutants: bool) -> tuple
         evaluation = scorer.evaluate(case, work / case.id / "oracle", scorer.generate_reference(case))
         total = int(evaluation.metrics["physics_checks"])
         checks = f"{total - int(evaluation.metrics['physics_failed'])}/{total}"
+        if details:
+            for result in run_checks(load_recording(work / case.id / "oracle").main_scene(), evaluation_checks(case)):
+                print(
+                    f"  {case.id} {result.name}: {result.value} vs {result.expected} {result.detail}", file=sys.stderr
+                )
         if evaluation.outcome != "ok" or evaluation.error:
             problems.append(f"{case.id}: oracle {evaluation.outcome}: {evaluation.message}")
     else:
@@ -104,7 +116,11 @@ def bench_case(session: Session, case: Case, work: Path, mutants: bool) -> tuple
         hits = 0
         names = mutant_names(case)
         for index, name in enumerate(names):
-            mutant = build_mutant(case, index, None)
+            try:
+                mutant = build_mutant(case, index, None)
+            except ValueError as exc:  # an edit that does not apply to this oracle
+                problems.append(f"{case.id}: mutant {name}: {exc}")
+                continue
             run_dir = work / case.id / name
             got, message = failure_class(case, session.run(mutant.source, run_dir), run_dir)
             hits += got == mutant.declared_class
@@ -125,6 +141,7 @@ def main() -> int:
     parser.add_argument("--variant", default="smoke", help="suite variant (smoke, default; 'full' for the paper's)")
     parser.add_argument("--cases", default="", help="comma-separated case ids (default: every physics case)")
     parser.add_argument("--mutants", action="store_true", help="also run every mutant of each case")
+    parser.add_argument("--details", action="store_true", help="print each check's value of each oracle (stderr)")
     args = parser.parse_args()
     variant = None if args.variant == "full" else args.variant
     cases = load_suite_cases(REPO / "cases" / "physics", variant)
@@ -142,7 +159,7 @@ def main() -> int:
         session = Session(Path(tmp) / "worker.log")  # Genesis's own output goes there, not into the table
         try:
             for case in selected:
-                row, found = bench_case(session, case, Path(tmp), args.mutants)
+                row, found = bench_case(session, case, Path(tmp), args.mutants, args.details)
                 print(row, flush=True)
                 problems += found
         finally:

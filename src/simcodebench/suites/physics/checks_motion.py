@@ -184,14 +184,20 @@ def final_velocity(scene: Scene, spec: dict[str, Any]) -> CheckResult:
 
 
 def tilt_angle(scene: Scene, spec: dict[str, Any]) -> CheckResult:
-    """Toppled or upright: at the last step the angle (degrees) between the body's ``axis`` (default 2, its
-    local z) and the vertical is at least ``min_deg`` and at most ``max_deg`` (defaults 0 and 180)."""
+    """Toppled or upright: at the last step (or the step nearest ``t`` seconds) the angle (degrees) between the
+    body's ``axis`` (default 2, its local z) and the vertical is at least ``min_deg`` and at most ``max_deg``
+    (defaults 0 and 180). With ``t``, it times an event: a domino still standing at 0.3 s, fallen by 1 s. With
+    ``peak: true``, the largest angle of the whole run (how far a rocking block swings)."""
     name = "tilt_angle"
     entity = _rigid_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
-    column = _rotation(entity.series["quat"][-1:])[0][:, int(spec.get("axis", 2))]
-    value = float(np.degrees(np.arccos(np.clip(abs(column[2]), 0.0, 1.0))))
+    columns = _rotation(entity.series["quat"])[:, :, int(spec.get("axis", 2))]
+    angles = np.degrees(np.arccos(np.clip(np.abs(columns[:, 2]), 0.0, 1.0)))
+    if spec.get("peak"):
+        value = float(np.max(angles))
+    else:
+        value = float(angles[int(np.argmin(np.abs(entity.t - float(spec["t"])))) if "t" in spec else -1])
     low, high = float(spec.get("min_deg", 0.0)), float(spec.get("max_deg", 180.0))
     return CheckResult(name, low <= value <= high, value, 0.5 * (low + high), f"allowed [{low}, {high}] degrees")
 
