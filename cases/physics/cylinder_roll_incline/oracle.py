@@ -1,4 +1,4 @@
-"""Oracle: a solid wooden cylinder, lying on its side, rolls without slipping down a 20 degree incline: a = 2/3 g sin 20."""
+"""Oracle: a solid wooden cylinder on its side rolls without slipping down a 20 degree incline: a = 2/3 g sin 20."""
 
 import math
 
