@@ -10,7 +10,7 @@ scene = gs.Scene(
     sim_options=gs.options.SimOptions(dt=1.0 / FPS, substeps=240 // FPS, gravity=(0.0, 0.0, -9.81)),
     show_viewer=False,
 )
-scene.add_entity(gs.morphs.Plane())
+scene.add_entity(gs.morphs.Plane(), material=gs.materials.Rigid(friction=0.8))
 block = scene.add_entity(
     gs.morphs.Box(size=(0.1, 0.1, 0.4), pos=(0.0, 0.0, 0.2)),
     material=gs.materials.Rigid(rho=600.0, friction=0.8),
