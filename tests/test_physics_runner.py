@@ -99,7 +99,7 @@ for _ in range(3):
     assert np.all(extent <= 0.1) and np.all(extent >= 0.1 - 1 / 32), extent
 
 
-@pytest.mark.parametrize("case_id", ["ball_drop", "block_slide"])
+@pytest.mark.parametrize("case_id", ["ball_drop", "block_slide", "sphere_collision_glancing", "incline_stick_slip"])
 def test_the_oracle_passes_and_each_mutant_lands_in_its_class(genesis, tmp_path, case_id):
     case = get_case("physics@smoke", case_id)
     answer, _ = genesis.run(scorer.oracle_source(case), tmp_path / "oracle")

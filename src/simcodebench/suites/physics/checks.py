@@ -212,7 +212,6 @@ CHECKS: dict[str, Callable[[Scene, dict[str, Any]], CheckResult]] = {
     "no_nan": no_nan,
 }
 
-
 def run_checks(scene: Scene | None, declared: list[dict[str, Any]]) -> list[CheckResult]:
     """Evaluate the declared checks on the recorded scene; with no stepped scene every check fails."""
     results = []
@@ -231,6 +230,9 @@ def physics_score(results: list[CheckResult]) -> float:
     return 100.0 * sum(r.passed for r in results) / len(results) if results else 0.0
 
 
-from .checks_particles import PARTICLE_CHECKS  # noqa: E402 - it builds on the helpers above
+# The motion and particle checks build on the helpers above, so they are registered last.
+from .checks_motion import MOTION_CHECKS  # noqa: E402
+from .checks_particles import PARTICLE_CHECKS  # noqa: E402
 
+CHECKS.update(MOTION_CHECKS)
 CHECKS.update(PARTICLE_CHECKS)

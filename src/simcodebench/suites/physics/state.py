@@ -115,7 +115,8 @@ def nonfinite_entities(scene: Scene) -> list[int]:
 
 def match_entity(scene: Scene, spec: dict[str, Any]) -> Entity | None:
     """The moving entity that fits a prompt's object: same ``kind`` (and ``solver`` when given), and the size
-    closest to the declared ``radius`` or ``size`` within ``size_rtol`` (default 25 %). Names of variables play
+    closest to the declared ``radius`` or ``size`` within ``size_rtol`` (default 25 %); with ``near`` ([x, y,
+    z]), among those that fit, the one that started closest to it (two equal balls). Names of variables play
     no part."""
     rtol = float(spec.get("size_rtol", 0.25))
     best: tuple[float, Entity] | None = None
@@ -133,6 +134,11 @@ def match_entity(scene: Scene, spec: dict[str, Any]) -> Entity | None:
                     mismatch = np.inf
                     break
                 mismatch = max(mismatch, float(np.max(np.abs(have - want) / np.abs(want))))
-        if mismatch <= rtol and (best is None or mismatch < best[0]):
+        if mismatch > rtol:
+            continue
+        if "near" in spec and entity.series:
+            start = entity.series["pos" if "pos" in entity.series else "centroid"][0]
+            mismatch = float(np.linalg.norm(np.asarray(start, dtype=float) - np.asarray(spec["near"], dtype=float)))
+        if best is None or mismatch < best[0]:
             best = (mismatch, entity)
     return best[1] if best else None

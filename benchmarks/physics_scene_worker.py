@@ -1,0 +1,71 @@
+"""The Genesis session of benchmarks/physics_scenes.py: many scripts in one ``gs.init``, each timed.
+
+Started by the genesis environment's Python (``python physics_scene_worker.py RUNNER``); reads one JSON request
+per line (``{"cwd": ..., "script": ...}``), runs the script in ``cwd`` under the physics runner's hooks (a second
+``gs.init`` is a no-op) with ``gs.Scene.build`` timed, writes the recording there and answers one JSON line:
+``{"ok", "error", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``peak_rss_mib`` is the process's
+high-water mark so far (the largest scene run up to then sets it).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import resource
+import runpy
+import sys
+import time
+import traceback
+
+
+def main() -> None:
+    spec = importlib.util.spec_from_file_location("physics_runner", sys.argv[1])
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    import genesis as gs
+
+    original = (gs.init, gs.Scene.step)
+    original_build = gs.Scene.build
+    answer = sys.stdout
+    sys.stdout = sys.stderr  # the scripts' prints must not mix with the answers
+    for line in sys.stdin:
+        request = json.loads(line)
+        recorder = runner.Recorder()
+        gs.init, gs.Scene.step = original
+        runner.install(gs, recorder, reuse_init=True)
+        marks: dict[str, float] = {}
+
+        def build(self, *args, marks=marks, **kwargs):
+            marks["build_start"] = time.perf_counter()
+            try:
+                return original_build(self, *args, **kwargs)
+            finally:
+                marks["build_end"] = time.perf_counter()
+
+        gs.Scene.build = build
+        os.chdir(request["cwd"])
+        error = ""
+        start = time.perf_counter()
+        try:
+            runpy.run_path(request["script"], run_name="__main__")
+        except BaseException:  # noqa: BLE001 - a script's failure (SystemExit included) is the answer
+            error = traceback.format_exc()
+        end = time.perf_counter()
+        gs.Scene.build = original_build
+        recorder.write(os.path.join(request["cwd"], runner.STATE_FILE))
+        built = "build_end" in marks
+        result = {
+            "ok": not error,
+            "error": error,
+            "build_s": marks["build_end"] - marks["build_start"] if built else None,
+            "after_build_s": end - marks["build_end"] if built else None,
+            "total_s": end - start,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        }
+        answer.write(json.dumps(result) + "\n")
+        answer.flush()
+
+
+if __name__ == "__main__":
+    main()

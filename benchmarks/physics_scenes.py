@@ -1,0 +1,173 @@
+"""Every physics case's oracle run on real Genesis, timed and scored (all its checks must pass), mutants optional.
+
+All scenes run in ONE Genesis session (``physics_scene_worker.py`` in the genesis environment): one ``gs.init``
+and import for the whole table, as the tests do. Per case: build s (``scene.build``), simulate+render s (from
+the end of the build to the end of the script: stepping, recording, encoding), total s (the whole script), the
+worker's peak RSS so far (a high-water mark: the largest scene run up to then sets it), the checks passed and,
+with ``--mutants``, how many mutants landed in their declared class (each mutant is one more script run).
+Prints a markdown table for BENCHMARKS.md and exits non-zero when an oracle fails a check or a mutant misses.
+
+Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants] [--details]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import REPO, machine
+
+from simcodebench.cases import Case, load_suite_cases
+from simcodebench.envs import get_environment
+from simcodebench.mutants import build_mutant, mutant_names
+from simcodebench.scoring import OUTCOME_CLASS
+from simcodebench.suites.physics import scorer
+from simcodebench.suites.physics.checks import run_checks
+from simcodebench.suites.physics.state import load_recording
+
+WORKER = Path(__file__).with_name("physics_scene_worker.py")
+
+
+class Session:
+    """The worker process holding the Genesis session."""
+
+    def __init__(self, log: Path) -> None:
+        env = get_environment("genesis")
+        self.log = log
+        environment = {
+            **os.environ,
+            "XDG_CACHE_HOME": str(env.prefix / scorer.KERNEL_CACHE),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        self.process = subprocess.Popen(
+            [str(env.python), str(WORKER), str(scorer.RUNNER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log.open("w"),
+            text=True,
+            env=environment,
+        )
+
+    def run(self, source: str, run_dir: Path) -> dict:
+        """Run ``source`` as the solution in ``run_dir``; the worker's timed answer."""
+        run_dir.mkdir(parents=True, exist_ok=True)
+        script = run_dir / "genesis_solution.py"
+        script.write_text(source, encoding="utf-8")
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"cwd": str(run_dir), "script": str(script)}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"the Genesis worker died:\n{self.log.read_text()[-4000:]}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        """End the worker."""
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait(timeout=120)
+
+
+def failure_class(case: Case, answer: dict, run_dir: Path) -> tuple[str, str]:
+    """The class our gates give a run (F-Exec for a script that raised) and the scorer's message."""
+    if not answer["ok"]:
+        return "F-Exec", answer["error"].strip().splitlines()[-1] if answer["error"] else ""
+    evaluation = scorer.evaluate(case, run_dir, scorer.generate_reference(case))
+    if evaluation.outcome != "ok":
+        return OUTCOME_CLASS[evaluation.outcome], evaluation.message
+    passed = evaluation.error <= case.threshold_policy()["accuracy"]["value"]
+    return ("Pass" if passed else "F-Acc"), evaluation.message
+
+
+def evaluation_checks(case: Case) -> list[dict]:
+    """The case's declared checks, as the scorer's reference holds them."""
+    return scorer.generate_reference(case).meta["checks"]
+
+
+def _seconds(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def bench_case(session: Session, case: Case, work: Path, mutants: bool, details: bool) -> tuple[str, list[str]]:
+    """One table row for ``case`` and the problems found (a failed check, a mutant off its class)."""
+    answer = session.run(scorer.oracle_source(case), work / case.id / "oracle")
+    problems = []
+    checks = "-"
+    if answer["ok"]:
+        evaluation = scorer.evaluate(case, work / case.id / "oracle", scorer.generate_reference(case))
+        total = int(evaluation.metrics["physics_checks"])
+        checks = f"{total - int(evaluation.metrics['physics_failed'])}/{total}"
+        if details:
+            for result in run_checks(load_recording(work / case.id / "oracle").main_scene(), evaluation_checks(case)):
+                print(
+                    f"  {case.id} {result.name}: {result.value} vs {result.expected} {result.detail}", file=sys.stderr
+                )
+        if evaluation.outcome != "ok" or evaluation.error:
+            problems.append(f"{case.id}: oracle {evaluation.outcome}: {evaluation.message}")
+    else:
+        problems.append(f"{case.id}: oracle raised: {answer['error'][-2000:]}")
+    landed = "-"
+    if mutants:
+        hits = 0
+        names = mutant_names(case)
+        for index, name in enumerate(names):
+            try:
+                mutant = build_mutant(case, index, None)
+            except ValueError as exc:  # an edit that does not apply to this oracle
+                problems.append(f"{case.id}: mutant {name}: {exc}")
+                continue
+            run_dir = work / case.id / name
+            got, message = failure_class(case, session.run(mutant.source, run_dir), run_dir)
+            hits += got == mutant.declared_class
+            if got != mutant.declared_class:
+                problems.append(f"{case.id}: mutant {name} landed {got}, not {mutant.declared_class}: {message}")
+        landed = f"{hits}/{len(names)}"
+    spec = case.visible.spec
+    row = (
+        f"| {case.id} | {', '.join(spec.get('domains', []))} | {spec.get('difficulty', '')} "
+        f"| {_seconds(answer['build_s'])} | {_seconds(answer['after_build_s'])} | {answer['total_s']:.1f} "
+        f"| {answer['peak_rss_mib']:.0f} | {checks} | {landed} |"
+    )
+    return row, problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="smoke", help="suite variant (smoke, default; 'full' for the paper's)")
+    parser.add_argument("--cases", default="", help="comma-separated case ids (default: every physics case)")
+    parser.add_argument("--mutants", action="store_true", help="also run every mutant of each case")
+    parser.add_argument("--details", action="store_true", help="print each check's value of each oracle (stderr)")
+    args = parser.parse_args()
+    variant = None if args.variant == "full" else args.variant
+    cases = load_suite_cases(REPO / "cases" / "physics", variant)
+    wanted = [c for c in args.cases.split(",") if c]
+    unknown = sorted(set(wanted) - {c.id for c in cases})
+    if unknown:
+        raise SystemExit(f"--cases: {unknown} are not physics cases; known: {[c.id for c in cases]}")
+    selected = [c for c in cases if not wanted or c.id in wanted]
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; variant {args.variant}")
+    print()
+    print("| case | domain | difficulty | build s | simulate+render s | total s | peak RSS MiB | checks | mutants |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session(Path(tmp) / "worker.log")  # Genesis's own output goes there, not into the table
+        try:
+            for case in selected:
+                row, found = bench_case(session, case, Path(tmp), args.mutants, args.details)
+                print(row, flush=True)
+                problems += found
+        finally:
+            session.close()
+    for problem in problems:
+        print(f"PROBLEM {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
