@@ -154,8 +154,8 @@ def prompt_context(case: Case) -> dict[str, Any]:
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
-    """The report's frame strip (:mod:`.strips`): frames of the sample's video above the same moments of the
-    oracle's (the run's oracle agent, when it has one); False when neither video can be read."""
+    """The report's frame strip (:mod:`.strips`): evenly spaced frames of the sample's video above those of
+    the oracle's (the run's oracle agent, when it has one); False when neither video can be read."""
     filename = video_contract(case)["filename"]
     rows: list[tuple[str, Path | None]] = [("sample", Path(run_dir) / filename)]
     oracle = strips.oracle_video(Path(run_dir), filename)
