@@ -81,6 +81,15 @@ def output_words(case: Case, run_dir: Path) -> list[str]:
     return [word for word in words if word in text]
 
 
+def timed_metrics(
+    case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]
+) -> dict[str, float]:
+    """The suite scorer's metrics that need the run's record and its calibrated time limit (empty without
+    ``timed_metrics``): the physics suite's S_exec, earned only by a run that ended cleanly within the limit."""
+    measure = getattr(get_scorer(case.suite.data["scorer"]), "timed_metrics", None)
+    return {} if measure is None else measure(case, run, tau_time, metrics)
+
+
 def run_gate(case: Case, run: dict[str, Any], run_dir: Path) -> tuple[bool, str, str]:
     """(passed, failure class, detail) of the run gate: a clean status, and none of the suite's forbidden words
     in the output (CFDCodeBench's released rule)."""
@@ -164,6 +173,12 @@ def score_attempt(
                 )
     observed = gates.failure or "Pass"
     failure = case.suite.data.get("class_map", {}).get(observed, observed)
+    metrics = {
+        **solution_diagnostics(case, manifest, solution_dir),
+        **run_metrics(case, run, run_dir),
+        **(evaluation.metrics if evaluation else failed_run_metrics),
+        **(convergence or {}).get("metrics", {}),
+    }
     return {
         "status": "scored",
         "failure_class": failure,
@@ -172,12 +187,7 @@ def score_attempt(
         "gates": gates.gates,
         "message": gates.message,
         "error": evaluation.error if evaluation else None,
-        "metrics": {
-            **solution_diagnostics(case, manifest, solution_dir),
-            **run_metrics(case, run, run_dir),
-            **(evaluation.metrics if evaluation else failed_run_metrics),
-            **(convergence or {}).get("metrics", {}),
-        },
+        "metrics": {**metrics, **timed_metrics(case, run, tau_time, metrics)},
         "tau_acc": tau_acc,
         "tau_time": tau_time,
         "wall_s": run.get("wall_s"),

@@ -270,6 +270,10 @@ def _sections(frame: pd.DataFrame) -> str:
         from simcodebench.aggregate.fea import fea_markdown
 
         text += f"\n## FEABench Gold table: Exec / Valid / Rel. Error | Strict / pass rates\n\n{fea_markdown(frame)}"
+    if suites_with(frame, "s_exec"):
+        from simcodebench.aggregate.physics import physics_markdown
+
+        text += f"\n## PhysCodeBench Table 1, with our physics score\n\n{physics_markdown(frame)}"
     if suites_with(frame, "correct"):
         text += f"\n## CFDQuery accuracy\n\n{cfd_query_markdown(frame)}\n{CFD_QUERY_NOTE}\n"
     if frame["mutant"].notna().any():

@@ -28,6 +28,7 @@ IGNORED_AGENT_KEYS = frozenset(
         "roles",
         "leak_thresholds",
         "early_stop",
+        "without",
     }
 )
 """Agent keys that do not change a reply: bookkeeping, transport and the strategy with its options (which

@@ -6,6 +6,10 @@ The Refiner then "further optimizes" the first executable attempt "maintaining c
 last slot, and its result is run and scored like every stage. Slots not needed are skipped: after an
 executable attempt the remaining corrections, and the refinement when no attempt executed. The prompts are
 ours (``templates/smrf/``), with the paper's wording where it gives some.
+
+The paper's ablation rows are the option ``without``: ``[refiner]`` leaves the Refiner out (the Generator, then
+corrections in every later slot; 4 attempts by default: up to 3 corrections), ``[corrector]`` the Corrector
+(the Generator, then the Refiner on it when it executes; 2 attempts by default, any slot between them skipped).
 """
 
 from __future__ import annotations
@@ -43,17 +47,27 @@ class Smrf(Strategy):
     roles = (GENERATOR, CORRECTOR, REFINER)
     default_attempts = 5
     min_attempts = 2
+    options = frozenset({"without"})
 
-    def stage(self, attempt: int, attempts: int) -> str:
-        """``generate``, ``correct-1`` ... ``correct-<attempts-2>``, ``refine``."""
+    def attempts(self, settings: dict[str, Any]) -> int:
+        """The agent's ``attempts``, else 5 (4 without the Refiner, 2 without the Corrector)."""
+        if "attempts" in settings:
+            return int(settings["attempts"])
+        left_out = set(settings.get("without") or ())
+        return 4 if "refiner" in left_out else 2 if "corrector" in left_out else self.default_attempts
+
+    def stage(self, attempt: int, attempts: int, refiner: bool = True) -> str:
+        """``generate``, ``correct-1`` ... ``correct-<attempts-2>``, ``refine`` (without the Refiner:
+        corrections up to the last slot)."""
         if attempt == 0:
             return "generate"
-        return "refine" if attempt == attempts - 1 else f"correct-{attempt}"
+        return "refine" if refiner and attempt == attempts - 1 else f"correct-{attempt}"
 
     def prepare(self, case: Case, attempt: int, previous: Previous | None, settings: dict[str, Any]) -> dict[str, Any]:
         """The Generator, a Corrector on a failed attempt, the Refiner on the first executable one, or a skip."""
         attempts = self.attempts(settings)
-        stage = self.stage(attempt, attempts)
+        left_out = set(settings.get("without") or ())
+        stage = self.stage(attempt, attempts, "refiner" not in left_out)
         if previous is None:
             return self.to_ask(stage, ["generator"], render_messages(case))
         if stage != "refine":
@@ -62,6 +76,8 @@ class Smrf(Strategy):
             if previous.executable:
                 reason = f"attempt {previous.attempt} executes"
                 return self.to_skip(stage, reason, {"refine": refine_target(case, previous)})
+            if "corrector" in left_out:
+                return self.to_skip(stage, "the Corrector is left out (without: [corrector])", previous.carry)
             slots = {"<code>": shown(case, previous.code(case)), "<report>": error_report(previous)}
             return self.to_ask(stage, ["corrector"], self._messages("corrector", case, slots))
         if previous.skipped:
@@ -69,7 +85,8 @@ class Smrf(Strategy):
         else:
             target = refine_target(case, previous) if previous.executable else None
         if target is None:
-            return self.to_skip(stage, f"no attempt executed after {attempts - 2} correction(s)")
+            corrections = 0 if "corrector" in left_out else attempts - 2
+            return self.to_skip(stage, f"no attempt executed after {corrections} correction(s)")
         slots = {"<code>": shown(case, target["code"]), "<report>": truncate_middle(target["report"])}
         return self.to_ask(stage, ["refiner"], self._messages("refiner", case, slots))
 

@@ -12,8 +12,9 @@ A scorer module provides:
 and optionally ``diagnose(case, solution_dir) -> dict`` (diagnostics of the extracted artifact, never gating),
 ``MUTANT_OPERATIONS`` (mutant operations on the suite's artifacts, see :mod:`simcodebench.mutants`),
 ``prepare_run(case, run_dir)`` (files the harness puts next to the solution in the sandbox, such as a runner)
-and ``oracle_source(case) -> str`` (the case's oracle, when the suite builds it instead of reading
-``hidden.oracle`` as it is).
+``oracle_source(case) -> str`` (the case's oracle, when the suite builds it instead of reading
+``hidden.oracle`` as it is) and ``timed_metrics(case, run, tau_time, metrics) -> dict`` (metrics of a scored
+attempt that need its run record and calibrated time limit, such as the physics suite's S_exec).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Scorer of the physics suite: PhysCodeEval's code scores as the paper, our physics score beside them.
 
-A run that ends cleanly earns S_exec = 25 (a failed run never reaches the scorer: 0). S_file (0-25) is the
-explicit rubric of :mod:`.video`. The visual scores (S_clip, S_motion) need CLIP and AMT-S weights, which are not
+S_exec (25) is earned by a run that ends cleanly within the case's calibrated limit (:func:`timed_metrics`; the
+limit is ``thresholds.time`` of suite.yaml, ``max(alpha x the oracle's time, floor_s)``, and a run over it is
+F-Time); :func:`evaluate` alone, which knows no limit, gives a clean run 25. S_file (0-25) is the explicit rubric
+of :mod:`.video`. The visual scores (S_clip, S_motion) need CLIP and AMT-S weights, which are not
 installed here: the metrics carry ``code`` (S_exec + S_file, 0-50) and no visual number is invented.
 Our physics score (0-100, :mod:`.checks`) is the share of the case's declared checks (``hidden.scoring.checks``)
 that the recorded state passes; it is reported beside PhysCodeEval, never added to it.
@@ -25,8 +27,9 @@ from simcodebench.errors import InfrastructureError
 from simcodebench.evaluation import Evaluation
 from simcodebench.references import Reference
 
-from . import context, video
+from . import context, strips, video
 from .checks import physics_score, run_checks
+from .metadata import case_metadata
 from .state import load_recording, nonfinite_entities
 
 RUNNER = Path(__file__).with_name("runner.py")
@@ -42,6 +45,7 @@ __all__ = [
     "prepare_run",
     "prompt_context",
     "suite_prompt_context",
+    "timed_metrics",
 ]
 
 
@@ -91,6 +95,20 @@ def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
     return Evaluation("ok", message, error=float(len(failed)), metrics=metrics)
 
 
+def timed_metrics(
+    case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]
+) -> dict[str, float]:
+    """PhysCodeEval's code scores of a scored attempt: S_exec 25 for a run that ended cleanly (``run.json``
+    status ``ok``) within the calibrated limit ``tau_time`` (None: no limit), else 0; S_file as measured (0 for
+    a run that failed, whose outputs are not read); ``code`` their sum (0-50); and the case's difficulty and
+    domains (:func:`.metadata.case_metadata`), so the report's breakdowns need nothing but the scores."""
+    clean = run.get("status") == "ok"
+    in_time = clean and (tau_time is None or float(run["wall_s"]) <= tau_time)
+    s_exec = S_EXEC if in_time else 0.0
+    s_file = float(metrics.get("s_file", 0.0))
+    return {"s_exec": s_exec, "s_file": s_file, "code": s_exec + s_file, **case_metadata(case)}
+
+
 def prepare_run(case: Case, run_dir: Path) -> None:
     """Put the runner next to the solution, under the suite's entrypoint name, and give the run a copy of the
     environment's kernel cache (the sandbox's ``XDG_CACHE_HOME`` is the run's ``.cache``; a cold cache costs
@@ -136,5 +154,11 @@ def prompt_context(case: Case) -> dict[str, Any]:
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
-    """No field to draw (the frame strips of the report are not done yet)."""
-    return False
+    """The report's frame strip (:mod:`.strips`): evenly spaced frames of the sample's video above those of
+    the oracle's (the run's oracle agent, when it has one); False when neither video can be read."""
+    filename = video_contract(case)["filename"]
+    rows: list[tuple[str, Path | None]] = [("sample", Path(run_dir) / filename)]
+    oracle = strips.oracle_video(Path(run_dir), filename)
+    if oracle is not None and oracle != Path(run_dir) / filename:
+        rows.append(("oracle", oracle))
+    return strips.draw_strip(rows, png)
