@@ -212,6 +212,7 @@ CHECKS: dict[str, Callable[[Scene, dict[str, Any]], CheckResult]] = {
     "no_nan": no_nan,
 }
 
+
 def run_checks(scene: Scene | None, declared: list[dict[str, Any]]) -> list[CheckResult]:
     """Evaluate the declared checks on the recorded scene; with no stepped scene every check fails."""
     results = []
