@@ -123,12 +123,14 @@ def test_our_prompt_examples_run_on_the_pinned_genesis(genesis, tmp_path, name):
     assert recording.main_scene().steps >= 10
 
 
-PARTICLE_MUTANTS = ("api-misuse", "gravity-50", "nan-blowup")
-"""The mutants that act on a particle case's physics; the video mutants (no-video, wrong-resolution,
-wrong-frame-rate, too-short) act the same on every scene and are covered by the rigid cases above."""
+PARTICLE_MUTANTS = ("api-misuse", "nan-blowup")
+"""The mutants whose class is particular to a particle case: the material's own keyword (F-Exec) and a blow-up
+that MPM and SPH clamp inside their domain instead of going NaN (F-Acc). The video mutants and gravity-50 act as
+on the rigid cases above; every mutant of every particle case is run by ``benchmarks/physics_scenes.py``. One
+SPH case only: a particle scene costs about a minute of CPU even at smoke size."""
 
 
-@pytest.mark.parametrize("case_id", ["jelly_drop", "water_drop_tank"])
+@pytest.mark.parametrize("case_id", ["water_drop_tank"])
 def test_a_particle_oracle_passes_and_its_physics_mutants_land(genesis, tmp_path, case_id):
     case = get_case("physics@smoke", case_id)
     answer, _ = genesis.run(scorer.oracle_source(case), tmp_path / "oracle")
