@@ -1,6 +1,6 @@
 """Every physics case's oracle run on real Genesis, timed and scored (all its checks must pass), mutants optional.
 
-All scenes run in ONE Genesis session (``physics_scene_worker.py`` in the genesis environment): one ``gs.init``
+All scenes run in ONE Genesis session (the suite's ``session_worker.py`` in the genesis environment): one ``gs.init``
 and import for the whole table, as the tests do. Per case: build s (``scene.build``), simulate+render s (from
 the end of the build to the end of the script: stepping, recording, encoding), total s (the whole script), the
 worker's peak RSS so far (a high-water mark: the largest scene run up to then sets it), the checks passed and,
@@ -30,7 +30,7 @@ from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import run_checks
 from simcodebench.suites.physics.state import load_recording
 
-WORKER = Path(__file__).with_name("physics_scene_worker.py")
+WORKER = Path(scorer.__file__).with_name("session_worker.py")
 
 
 class Session:

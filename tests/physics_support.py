@@ -1,4 +1,4 @@
-"""A shared Genesis session for the physics tests (one ``gs.init`` per test session, see genesis_worker.py)."""
+"""A shared Genesis session for the physics tests (one ``gs.init`` per test session, see session_worker.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from simcodebench.errors import InfrastructureError
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.state import Recording, load_recording
 
-WORKER = Path(__file__).with_name("genesis_worker.py")
+WORKER = Path(scorer.__file__).with_name("session_worker.py")
 
 
 class GenesisSession:

@@ -1,9 +1,11 @@
-"""The Genesis session of benchmarks/physics_scenes.py: many scripts in one ``gs.init``, each timed.
+"""One Genesis session for many scripts, each timed: the physics tests' shared session and the one of
+benchmarks/physics_scenes.py. A fresh process per script would cost 20-50 s of import and set-up; a later scene
+in this one builds in about a second.
 
-Started by the genesis environment's Python (``python physics_scene_worker.py RUNNER``); reads one JSON request
-per line (``{"cwd": ..., "script": ...}``), runs the script in ``cwd`` under the physics runner's hooks (a second
+Started by the genesis environment's Python (``python session_worker.py RUNNER``); reads one JSON request per line
+(``{"cwd": ..., "script": ...}``), runs the script in ``cwd`` under the physics runner's hooks (a second
 ``gs.init`` is a no-op) with ``gs.Scene.build`` timed, writes the recording there and answers one JSON line:
-``{"ok", "error", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``peak_rss_mib`` is the process's
+``{"ok", "error", "backend", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``peak_rss_mib`` is the process's
 high-water mark so far (the largest scene run up to then sets it).
 """
 
@@ -58,6 +60,7 @@ def main() -> None:
         result = {
             "ok": not error,
             "error": error,
+            "backend": recorder.backend,
             "build_s": marks["build_end"] - marks["build_start"] if built else None,
             "after_build_s": end - marks["build_end"] if built else None,
             "total_s": end - start,
