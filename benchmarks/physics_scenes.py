@@ -7,7 +7,12 @@ worker's peak RSS so far (a high-water mark: the largest scene run up to then se
 with ``--mutants``, how many mutants landed in their declared class (each mutant is one more script run).
 Prints a markdown table for BENCHMARKS.md and exits non-zero when an oracle fails a check or a mutant misses.
 
+``--fresh`` starts a new worker per case (import s is then that case's own import of Genesis) with the
+environment's kernel cache, as a job does after the first run (warm cache); ``--cold`` does the same with an
+empty kernel cache per case, as the very first run after provisioning (Genesis compiles its kernels anew).
+
 Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants] [--details]
+       [--fresh | --cold]
 """
 
 from __future__ import annotations
@@ -36,12 +41,12 @@ WORKER = Path(scorer.__file__).with_name("session_worker.py")
 class Session:
     """The worker process holding the Genesis session."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, kernel_cache: Path | None = None) -> None:
         env = get_environment("genesis")
         self.log = log
         environment = {
             **os.environ,
-            "XDG_CACHE_HOME": str(env.prefix / scorer.KERNEL_CACHE),
+            "XDG_CACHE_HOME": str(kernel_cache or env.prefix / scorer.KERNEL_CACHE),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
         self.process = subprocess.Popen(
@@ -130,7 +135,8 @@ def bench_case(session: Session, case: Case, work: Path, mutants: bool, details:
     spec = case.visible.spec
     row = (
         f"| {case.id} | {', '.join(spec.get('domains', []))} | {spec.get('difficulty', '')} "
-        f"| {_seconds(answer['build_s'])} | {_seconds(answer['after_build_s'])} | {answer['total_s']:.1f} "
+        f"| {_seconds(answer['import_s'])} | {_seconds(answer['build_s'])} | {_seconds(answer['after_build_s'])} "
+        f"| {answer['total_s']:.1f} "
         f"| {answer['peak_rss_mib']:.0f} | {checks} | {landed} |"
     )
     return row, problems
@@ -142,6 +148,9 @@ def main() -> int:
     parser.add_argument("--cases", default="", help="comma-separated case ids (default: every physics case)")
     parser.add_argument("--mutants", action="store_true", help="also run every mutant of each case")
     parser.add_argument("--details", action="store_true", help="print each check's value of each oracle (stderr)")
+    fresh = parser.add_mutually_exclusive_group()
+    fresh.add_argument("--fresh", action="store_true", help="a new worker per case, warm kernel cache")
+    fresh.add_argument("--cold", action="store_true", help="a new worker per case, empty kernel cache")
     args = parser.parse_args()
     variant = None if args.variant == "full" else args.variant
     cases = load_suite_cases(REPO / "cases" / "physics", variant)
@@ -150,20 +159,31 @@ def main() -> int:
     if unknown:
         raise SystemExit(f"--cases: {unknown} are not physics cases; known: {[c.id for c in cases]}")
     selected = [c for c in cases if not wanted or c.id in wanted]
-    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; variant {args.variant}")
+    mode = "cold kernel cache" if args.cold else "warm kernel cache" if args.fresh else "one session"
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; variant {args.variant}; {mode}")
     print()
-    print("| case | domain | difficulty | build s | simulate+render s | total s | peak RSS MiB | checks | mutants |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| case | domain | difficulty | import s | build s | simulate+render s | total s | peak RSS MiB | checks "
+        "| mutants |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     problems: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        session = Session(Path(tmp) / "worker.log")  # Genesis's own output goes there, not into the table
+        session = None
         try:
             for case in selected:
+                if session is None or args.fresh or args.cold:
+                    if session is not None:
+                        session.close()
+                    cache = Path(tempfile.mkdtemp(dir=tmp, prefix="kernel-cache-")) if args.cold else None
+                    # Genesis's own output goes to the log, not into the table
+                    session = Session(Path(tmp) / f"worker-{case.id}.log", cache)
                 row, found = bench_case(session, case, Path(tmp), args.mutants, args.details)
                 print(row, flush=True)
                 problems += found
         finally:
-            session.close()
+            if session is not None:
+                session.close()
     for problem in problems:
         print(f"PROBLEM {problem}", file=sys.stderr)
     return 1 if problems else 0

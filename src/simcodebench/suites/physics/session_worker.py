@@ -5,7 +5,8 @@ in this one builds in about a second.
 Started by the genesis environment's Python (``python session_worker.py RUNNER``); reads one JSON request per line
 (``{"cwd": ..., "script": ...}``), runs the script in ``cwd`` under the physics runner's hooks (a second
 ``gs.init`` is a no-op) with ``gs.Scene.build`` timed, writes the recording there and answers one JSON line:
-``{"ok", "error", "backend", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``peak_rss_mib`` is the process's
+``{"ok", "error", "backend", "import_s", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``import_s`` is
+the worker's one import of the runner and Genesis (the same in every answer); ``peak_rss_mib`` is the process's
 high-water mark so far (the largest scene run up to then sets it).
 """
 
@@ -22,11 +23,13 @@ import traceback
 
 
 def main() -> None:
+    started = time.perf_counter()
     spec = importlib.util.spec_from_file_location("physics_runner", sys.argv[1])
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
     import genesis as gs
 
+    import_s = time.perf_counter() - started
     original = (gs.init, gs.Scene.step)
     original_build = gs.Scene.build
     answer = sys.stdout
@@ -61,6 +64,7 @@ def main() -> None:
             "ok": not error,
             "error": error,
             "backend": recorder.backend,
+            "import_s": import_s,
             "build_s": marks["build_end"] - marks["build_start"] if built else None,
             "after_build_s": end - marks["build_end"] if built else None,
             "total_s": end - start,
