@@ -55,9 +55,12 @@ def stratified(suite_dir: Path, per_family: int, seed: int) -> dict[str, str]:
 def run_snakemake(work: Path, cores: int, target: str) -> float:
     """Run ``target`` with --keep-going; return the elapsed seconds (failures are read from the logs)."""
     start = time.perf_counter()
+    command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), "--force-use-threads"]
+    # a run killed earlier (e.g. at a session's end) leaves its lock behind; nothing else runs in this folder
+    subprocess.run(command + ["--unlock", "--cores", "1"], capture_output=True, text=True)
+    # greedy: the ILP scheduler re-solves over hundreds of ready jobs after each one ends (half a core here)
     subprocess.run(
-        [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), "--force-use-threads"]
-        + ["--cores", str(cores), "--keep-going", target],
+        command + ["--cores", str(cores), "--keep-going", "--scheduler", "greedy", target],
         capture_output=True,
         text=True,
     )
