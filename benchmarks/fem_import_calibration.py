@@ -56,11 +56,12 @@ def run_snakemake(work: Path, cores: int, target: str) -> float:
     """Run ``target`` with --keep-going; return the elapsed seconds (failures are read from the logs)."""
     start = time.perf_counter()
     command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), "--force-use-threads"]
-    # a run killed earlier (e.g. at a session's end) leaves its lock behind; nothing else runs in this folder
+    # a run killed earlier (e.g. at a session's end) leaves its lock and its unfinished job's output behind;
+    # nothing else runs in this folder
     subprocess.run(command + ["--unlock", "--cores", "1"], capture_output=True, text=True)
     # greedy: the ILP scheduler re-solves over hundreds of ready jobs after each one ends (half a core here)
     subprocess.run(
-        command + ["--cores", str(cores), "--keep-going", "--scheduler", "greedy", target],
+        command + ["--cores", str(cores), "--keep-going", "--rerun-incomplete", "--scheduler", "greedy", target],
         capture_output=True,
         text=True,
     )
