@@ -45,6 +45,7 @@ def ask(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
     agent, case = plan.agents[wildcards.agent], plan.case(wildcards.suite, wildcards.case)
     sample, attempt = int(wildcards.sample), int(wildcards.attempt)
     previous = Path(plan.sample_dir(agent.name, case.suite.name, case.id, sample)) / str(attempt - 1)
+    read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0
     with job_log(Path(log[0])):
         steps.make_prompt(
             agent,
@@ -52,7 +53,7 @@ def ask(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
             attempt,
             Path(output.md),
             Path(output.messages),
-            *((previous / "messages.json", previous / "response.json", previous / "score.json") if attempt else ()),
+            *(previous / name if attempt else None for name in read),
         )
         steps.make_response(
             agent,
