@@ -1,8 +1,6 @@
 rule ask:
     input:
-        unpack(previous_attempt),
-        unpack(mutant_calibration),
-        case_files,
+        unpack(ask_inputs),
     output:
         md="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/prompt.md",
         messages="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/messages.json",

@@ -29,21 +29,26 @@ def case_files(wildcards):
     return PLAN.case_files(wildcards.suite, wildcards.case)
 
 
-def previous_attempt(wildcards):
-    """Attempt a > 0 reads attempt a-1's messages, reply and score: it waits for the batch record of the
-    ``evaluate`` job that scored (case, sample, a-1) (score.json is a side output of that job).
+def ask_inputs(wildcards):
+    """What an ``ask`` job reads, from one input function (Snakemake pays per function and job): the case's
+    files, so an edited case asks again; for attempt a > 0 the batch record of the ``evaluate`` job that scored
+    (case, sample, a-1), whose messages, reply and score.json (a side output of that job) it reads; for a mutant
+    agent the case's calibration (the slow mutant is placed past the calibrated time gate).
     """
+    named = {"case": PLAN.case_files(wildcards.suite, wildcards.case)}
     attempt = int(wildcards.attempt)
-    if attempt == 0:
-        return {}
-    batch = PLAN.batch_of(
-        wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
-    )
-    return {
-        "previous_batch": PLAN.batch_path(
+    if attempt > 0:
+        batch = PLAN.batch_of(
+            wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
+        )
+        named["previous_batch"] = PLAN.batch_path(
             wildcards.agent, wildcards.suite, attempt - 1, batch
         )
-    }
+    if PLAN.agents[wildcards.agent].backend == "mutant":
+        named["calibration"] = (
+            f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
+        )
+    return named
 
 
 def batch_inputs(wildcards):
@@ -53,18 +58,13 @@ def batch_inputs(wildcards):
     )
 
 
-def mutant_calibration(wildcards):
-    """Mutant agents place their slow mutant past the calibrated time gate."""
-    if PLAN.agents[wildcards.agent].backend == "mutant":
-        return {
-            "calibration": f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
-        }
-    return {}
-
-
 def endpoint_resources():
-    """One unit of the agent's endpoint resource (e.g. llm_openai) per call, so a profile can cap them."""
+    """One unit of the agent's endpoint resource (e.g. llm_openai) per call, so a profile can cap them (a
+    constant where every agent shares one endpoint: Snakemake pays per function and job).
+    """
     names = sorted({a.endpoint for a in PLAN.agents.values()})
+    if len(names) == 1:
+        return {names[0]: 1}
     return {
         name: (lambda wc, name=name: int(PLAN.agents[wc.agent].endpoint == name))
         for name in names
