@@ -42,7 +42,7 @@ class Plan:
     images: dict[str, str] = field(default_factory=dict)
     results: str = RESULTS
     samples_per_job: int = SAMPLES_PER_JOB
-    _memo: dict[tuple[str, str, str], Any] = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], config_file: str = "config/config.yaml") -> Plan:
@@ -190,10 +190,9 @@ class Plan:
         convergence) plus scoring, added; the largest memory; the key's cores, ranks, launcher and GPUs."""
         key = ("batch_resources", agent, suite, str(batch))
         if key not in self._memo:
-            per_case = [self.resources(suite, c) for c, _ in self.batch_members(agent, suite, batch)]
-            runs = (
-                2 if "convergence" in self.case(suite, self.batch_members(agent, suite, batch)[0][0]).suite.data else 1
-            )
+            members = self.batch_members(agent, suite, batch)
+            per_case = [self.resources(suite, c) for c, _ in members]
+            runs = 2 if "convergence" in self.case(suite, members[0][0]).suite.data else 1
             self._memo[key] = {
                 "runtime": sum(runs * r["runtime"] + SCORING_RUNTIME_MIN for r in per_case),
                 "mem_mb": max(r["mem_mb"] for r in per_case),
