@@ -88,15 +88,16 @@ calibrate: envs
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) calibrate --forcerun calibration
 
 ## make rerun CASE=suite/case [AGENT=name] [PROFILE=slurm]: execute and score one case again (every attempt of
-## every sample), then refresh the summary. Only those rules may run, so no prompt is rebuilt and no LLM is
-## asked; the touch marks the prompts and replies of retry attempts as they were asked as up to date.
+## every sample; the `evaluate` batches that hold them, so other cases' samples in those batches too), then
+## refresh the summary. Only `evaluate` may run, so no prompt is rebuilt and no LLM is asked; the touch marks
+## the prompts and replies of retry attempts as they were asked as up to date.
 RERUN = $(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 rerun: envs
 	@test -n "$(CASE)" || { echo "usage: make rerun CASE=suite/case [AGENT=name] [PROFILE=slurm]"; exit 2; }
 	@targets="$$($(BIN)/simcodebench targets $(CONFIG_ARG) --case $(CASE) $(if $(AGENT),--agent $(AGENT),))" \
 	  && test -n "$$targets" && set -x \
-	  && $(RERUN) $$targets --forcerun execute --allowed-rules execute score finalize \
-	  && $(RERUN) $$targets --touch --allowed-rules prompt generate extract execute score finalize
+	  && $(RERUN) $$targets --forcerun evaluate --allowed-rules evaluate \
+	  && $(RERUN) $$targets --touch --allowed-rules ask evaluate
 	$(RERUN) aggregate --forcerun aggregate --allowed-rules aggregate
 
 lint: venv

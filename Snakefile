@@ -8,10 +8,8 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/reference.smk"
 include: "workflow/rules/calibrate.smk"
-include: "workflow/rules/prompt.smk"
-include: "workflow/rules/generate.smk"
-include: "workflow/rules/execute.smk"
-include: "workflow/rules/score.smk"
+include: "workflow/rules/ask.smk"
+include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/aggregate.smk"
 
 

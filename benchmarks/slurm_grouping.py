@@ -1,10 +1,10 @@
-"""Samples per sbatch with grouping vs without, and the smoke config's wall time locally vs on SLURM.
+"""Samples per sbatch with batches vs without, and the smoke config's wall time locally vs on SLURM.
 
 Starts the one-node SLURM cluster of the tests (``tests/slurm_cluster.py``; root on Debian, installs
 slurm-wlm and munge when missing) and runs the smoke config of ``tests/test_slurm.py`` (re4 hilbert and
-keyhole, oracle and mutants: 16 samples) from scratch: on the local profile, on the SLURM profile as shipped
-(group ``short``: 10 samples per job, so 10 + 6 here), with ``--group-components short=8`` (8 + 8, one group
-per core of the node) and with ``short=1`` (one sample's execution and scoring per job: no batching).
+keyhole, oracle and mutants: 16 samples) from scratch: on the local profile, on the SLURM profile with the
+default ``samples_per_job`` (10: one ``evaluate`` job per batch of an agent's samples, so 10 + 4 + 2 here),
+with ``samples_per_job=8`` (8 + 6 + 2) and with ``1`` (one sample's execution and scoring per job: no batching).
 
 Usage: python benchmarks/slurm_grouping.py
 """
@@ -57,17 +57,17 @@ def main() -> None:
         with SlurmCluster(root / "cluster") as cluster:
             next_job = 1
             for label, extra in (
-                ("as shipped (short=10)", ()),
-                ("short=8", ("--group-components", "short=8")),
-                ("short=1", ("--group-components", "short=1")),
+                ("default (samples_per_job=10)", ("--config", "samples_per_job=10")),
+                ("samples_per_job=8", ("--config", "samples_per_job=8")),
+                ("samples_per_job=1", ("--config", "samples_per_job=1")),
             ):
                 work = make_workdir(root / label.split()[0], SMOKE, wall_s=10.0)
                 wall = timed(work, cluster.env, "--profile", str(REPO / "slurm"), *STATUS_ARGS, *extra)
                 jobs = jobs_since(cluster, next_job)
                 next_job += len(jobs)
-                executions = sum("execute" in comment for comment in jobs)
+                executions = sum("evaluate" in comment for comment in jobs)
                 print(
-                    f"SLURM profile, grouping {label}: {wall:.0f} s; {len(jobs)} sbatch jobs, {executions} of them "
+                    f"SLURM profile, batches {label}: {wall:.0f} s; {len(jobs)} sbatch jobs, {executions} of them "
                     f"executing samples: {samples / executions:.1f} samples per sbatch"
                 )
 

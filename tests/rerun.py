@@ -5,9 +5,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import yaml
 from pipeline import REPO
 
 from simcodebench.io import sha256_file
+from simcodebench.plan import Plan
 
 KEPT = ("response.json", "messages.json", "prompt.md")
 """Files of a rerun case that keep their content: the prompts and replies as they were asked (a rerun may touch
@@ -25,13 +27,31 @@ def snapshot(work: Path) -> dict[str, tuple[int, str]]:
     }
 
 
-def stray_changes(before: dict, after: dict, agent: str, case: str) -> set[str]:
-    """What a rerun of ``agent`` on ``suite/case`` must not have changed but did: any file outside that case's
-    samples (its mtime), and inside them the prompts, the replies and the extracted solutions (their content)."""
+def rerun_scope(work: Path, agent: str, case: str) -> tuple[set[str], set[str]]:
+    """What ``make rerun`` of ``agent`` on ``suite/case`` may change (paths relative to ``results``): the sample
+    folders of every member of the batches that hold the case's samples (the rerun re-evaluates whole batches),
+    and those batches' records and logs."""
+    plan = Plan.from_config(yaml.safe_load((work / "config" / "config.yaml").read_text()))
+    suite, _, case_id = case.partition("/")
+    samples, files = set(), set()
+    for record in plan.batch_targets(agent, (suite, case_id)):
+        relative = Path(record).relative_to(plan.results)
+        files |= {str(relative), str(relative.with_suffix(".log"))}
+        for member, sample in plan.batch_members(agent, suite, relative.stem):
+            samples.add(f"runs/{agent}/{suite}/{member}/{sample}/")
+    return samples, files
+
+
+def stray_changes(before: dict, after: dict, scope: tuple[set[str], set[str]]) -> set[str]:
+    """What a rerun must not have changed but did: any file outside the ``scope`` of :func:`rerun_scope` (its
+    mtime), and inside its sample folders the prompts, the replies and the extracted solutions (their content)."""
+    samples, files = scope
     stray = set()
     for path, (mtime, digest) in before.items():
         now_mtime, now_digest = after.get(path, (None, None))
-        if not path.startswith(f"runs/{agent}/{case}/"):
+        if path in files:
+            continue
+        if not path.startswith(tuple(samples)):
             stray |= {path} if now_mtime != mtime else set()
         elif path.endswith(KEPT) or "/solution/" in path:
             stray |= {path} if now_digest != digest else set()

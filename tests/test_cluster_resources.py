@@ -64,7 +64,7 @@ def test_slurm_profile_takes_partition_and_account_from_the_environment(repo, mo
         "squeue",
     )
     assert {"retries", "keep-going", "rerun-incomplete", "latency-wait", "slurm-logdir"} <= profile.keys()
-    assert profile["group-components"] == ["short=10"]
+    assert "group-components" not in profile and "group_slot" not in str(profile)  # batches replace groups
 
 
 def test_slurm_profile_without_site_settings_leaves_them_to_the_cluster(repo, monkeypatch):

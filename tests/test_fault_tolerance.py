@@ -1,5 +1,6 @@
-"""kill -9 at any point loses nothing finished: the rerun keeps finished samples, redoes the rest, and asks the
-endpoint for no reply twice; a writer killed mid-write never leaves a half-written reply-cache entry."""
+"""kill -9 at any point loses nothing finished: the rerun keeps finished samples (inside an interrupted batch
+too), redoes the rest, and asks the endpoint for no reply twice; a forced rerun of the batch redoes every member;
+a writer killed mid-write never leaves a half-written reply-cache entry."""
 
 from __future__ import annotations
 
@@ -25,12 +26,25 @@ def _cached(work: Path) -> int:
     return sum(1 for _ in (work / "results" / "cache" / "replies").glob("*/*.json"))
 
 
-def _finals(work: Path) -> list[Path]:
-    return sorted((work / "results" / "runs").glob("m/re4/hilbert/*/final.json"))
+BATCH = "results/runs/m/re4/batches/0/0.json"
+"""The one batch (10 samples, the default ``samples_per_job``) that evaluates every sample."""
+
+
+def _finished(work: Path) -> list[int]:
+    """The samples that the interrupted batch lists as finished in its partial record."""
+    partial = work / BATCH.replace(".json", ".partial.json")
+    return [m["sample"] for m in json.loads(partial.read_text())["members"]] if partial.is_file() else []
+
+
+def _mtimes(work: Path, samples: list[int]) -> dict[Path, int]:
+    """The mtimes of the samples' score.json and run.json."""
+    base = work / "results" / "runs" / "m" / "re4" / "hilbert"
+    files = [base / str(s) / "0" / leaf for s in samples for leaf in ("score.json", "run/run.json")]
+    return {f: f.stat().st_mtime_ns for f in files}
 
 
 @pytest.mark.slow
-def test_kill_9_mid_run_then_rerun_keeps_finished_work(tmp_path, python_env):
+def test_kill_9_mid_batch_then_rerun_keeps_finished_work_and_forcerun_redoes_all(tmp_path, python_env):
     source = (REPO / "cases" / "re4" / "hilbert" / "reference_solution.py").read_text()
     env = {"SCB_TEST_KEY": "sk-test-kill"}
     with OpenAIServer(responder=lambda request: SLOW_ORACLE.format(source=source)) as server:
@@ -46,7 +60,7 @@ def test_kill_9_mid_run_then_rerun_keeps_finished_work(tmp_path, python_env):
         )
         try:
             deadline = time.monotonic() + 600
-            while not (_cached(work) == SAMPLES and len(_finals(work)) >= 2):
+            while not (_cached(work) == SAMPLES and len(_finished(work)) >= 2):
                 assert first.poll() is None, "the run ended before it could be killed"
                 assert time.monotonic() < deadline, "the run made no progress"
                 time.sleep(0.05)
@@ -54,18 +68,26 @@ def test_kill_9_mid_run_then_rerun_keeps_finished_work(tmp_path, python_env):
         finally:
             first.kill()
             first.wait()
-        finished = [p.parent for p in _finals(work)]
+        finished = _finished(work)
         assert 2 <= len(finished) < SAMPLES, "killed too late to leave unfinished samples"
-        files = [f for sample in finished for f in (sample / "0" / "score.json", sample / "0" / "run" / "run.json")]
-        kept = {f: f.stat().st_mtime_ns for f in files}
+        assert not (work / BATCH).exists()
+        kept = _mtimes(work, finished)
         assert server.count == SAMPLES
 
         snakemake(work, "--unlock")
         snakemake(work, env=env)
         assert server.count == SAMPLES  # every reply came from the cache, none was asked twice
-    assert {f: f.stat().st_mtime_ns for f in kept} == kept
-    frame = scores(work)
-    assert len(frame) == SAMPLES and (frame.failure_class == "Pass").all(), frame[["sample", "failure_class"]]
+        assert _mtimes(work, finished) == kept  # the batch's finished members were kept, not run again
+        record = json.loads((work / BATCH).read_text())
+        assert [m["sample"] for m in record["members"]] == list(range(SAMPLES)) and not _finished(work)
+        frame = scores(work)
+        assert len(frame) == SAMPLES and (frame.failure_class == "Pass").all(), frame[["sample", "failure_class"]]
+
+        before = _mtimes(work, list(range(SAMPLES)))
+        snakemake(work, "--forcerun", "evaluate", env=env)
+        assert server.count == SAMPLES
+    after = _mtimes(work, list(range(SAMPLES)))
+    assert not [f for f in before if after[f] == before[f]]  # a forced rerun redoes every member of the batch
 
 
 WRITER = """

@@ -52,7 +52,7 @@ def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
         assert list(scores(work).failure_class) == ["Pass", "Pass"]
 
         # forcing a new reply is one option
-        snakemake(work, "--forcerun", "generate", "--config", "force_reply=True", env=env)
+        snakemake(work, "--forcerun", "ask", "--config", "force_reply=True", env=env)
         assert server.count == 4
 
     for path in (work / "results").rglob("*"):
@@ -65,7 +65,8 @@ def test_batches_of_a_large_sweep_ask_each_sample_once_and_the_last_summarises_a
     summary; the last batch runs its own part, asks nothing already asked and summarises every sample."""
     with OpenAIServer(responder=lambda request: _oracle_reply("hilbert")) as server:
         agent = _openai_agent(server.url, 4)
-        work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}})
+        config = {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}, "samples_per_job": 2}
+        work = make_workdir(tmp_path, config)  # two batches (aggregate's inputs) of two samples each
         env = {"SCB_TEST_KEY": SECRET}
         snakemake(work, "--batch", "aggregate=1/2", env=env)
         assert server.count == 2 and not (work / "results" / "summary" / "scores.csv").exists()

@@ -1,6 +1,6 @@
-"""`make rerun CASE=suite/case AGENT=name` executes and scores that case again and touches nothing else: no
-prompt is rebuilt and no reply asked, even where the rerun changes the feedback a retry attempt was built on
-(nor does a later run ask)."""
+"""`make rerun CASE=suite/case AGENT=name` executes and scores that case again (the batches that hold its samples)
+and touches nothing else: no prompt is rebuilt and no reply asked, even where the rerun changes the feedback a
+retry attempt was built on (nor does a later run ask)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import pytest
 from openai_server import OpenAIServer
 from pipeline import REPO, make_workdir, scores, snakemake
-from rerun import make_rerun, snapshot, stray_changes
+from rerun import make_rerun, rerun_scope, snapshot, stray_changes
 
 pytestmark = pytest.mark.slow
 
@@ -35,6 +35,7 @@ def test_rerun_touches_one_case_and_asks_nothing(tmp_path, python_env, monkeypat
             "suites": ["re4"],
             "cases": {"re4": ["hilbert", "keyhole"]},
             "agents": {"model": {**agent, "samples": 2, "attempts": 2}, "oracle": {"backend": "oracle"}},
+            "samples_per_job": 2,  # the model's batches hold one case each
         }
         work = make_workdir(tmp_path, config)
         snakemake(work, env=KEY)
@@ -55,7 +56,9 @@ def test_rerun_touches_one_case_and_asks_nothing(tmp_path, python_env, monkeypat
         for leaf in ("run/run.json", "score.json")
     }
     assert rerun <= changed
-    stray = stray_changes(before, after, "model", "re4/hilbert")
+    scope = rerun_scope(work, "model", "re4/hilbert")
+    assert scope[0] == {"runs/model/re4/hilbert/0/", "runs/model/re4/hilbert/1/"}  # no other case's samples
+    stray = stray_changes(before, after, scope)
     assert not stray, sorted(stray)
     assert set(after) >= set(before)
     assert (work / "results" / "summary" / "scores.csv").stat().st_mtime_ns > summary

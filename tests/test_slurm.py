@@ -20,7 +20,7 @@ import mpi_env
 import numpy as np
 import pytest
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
-from rerun import make_rerun, snapshot, stray_changes
+from rerun import make_rerun, rerun_scope, snapshot, stray_changes
 from slurm_cluster import SlurmCluster, provision
 
 pytestmark = pytest.mark.slow
@@ -29,6 +29,7 @@ SMOKE = {
     "suites": ["re4"],
     "cases": {"re4": ["hilbert", "keyhole"]},
     "agents": {"oracle": {"backend": "oracle"}, "mutants": {"backend": "mutant"}},
+    "samples_per_job": 8,  # mutants: 8 + 6 samples per evaluate job, oracle: 2
 }
 # No accounting on the test cluster, so squeue answers status queries (MinJobAge=600 keeps finished jobs);
 # and a quick first status check instead of the plugin's 40 s.
@@ -65,7 +66,7 @@ def smoke(cluster, tmp_path_factory, python_env) -> tuple[Path, Path]:
     local = make_workdir(tmp_path_factory.mktemp("local"), SMOKE, wall_s=10.0)
     snakemake(local)
     on_slurm = make_workdir(tmp_path_factory.mktemp("on-slurm"), SMOKE, wall_s=10.0)
-    run_on_slurm(on_slurm, cluster, "--group-components", "short=8")  # two even groups for the node's two cores
+    run_on_slurm(on_slurm, cluster)
     return local, on_slurm
 
 
@@ -84,17 +85,17 @@ def test_slurm_profile_reproduces_the_local_scores(smoke, cluster):
     assert (frame[frame.agent == "mutants"].failure_class == frame[frame.agent == "mutants"].declared_class).all()
     jobs = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%T %k"], capture_output=True, text=True, env=cluster.env)
     states = jobs.stdout.split("\n")
-    assert any("short_execute_score" in line for line in states), states  # executions ran as group jobs
+    assert sum("evaluate" in line for line in states) == 3, states  # executions ran as batches: 3 sbatch calls
     assert all(line.startswith("COMPLETED") for line in states if line), states
 
 
 def _cancel_first_execution(cluster: SlurmCluster, cancelled: list[str], stop: threading.Event) -> None:
-    """scancel the first execution job seen running, once."""
+    """scancel the first evaluate job seen running, once."""
     while not stop.is_set():
         running = subprocess.run(
             ["squeue", "-h", "-t", "R", "-o", "%i %k"], capture_output=True, text=True, env=cluster.env
         ).stdout.split()
-        ids = [running[i] for i in range(0, len(running) - 1, 2) if "execute" in running[i + 1]]
+        ids = [running[i] for i in range(0, len(running) - 1, 2) if "evaluate" in running[i + 1]]
         if ids:
             time.sleep(1.0)  # let the job step start: cancel it mid-run, not at the door
             subprocess.run(["scancel", ids[0]], check=True, env=cluster.env)
@@ -115,17 +116,17 @@ def test_rerun_on_slurm_touches_one_case_and_survives_scancel(smoke, cluster):
     finally:
         stop.set()
         canceller.join()
-    assert cancelled, "no execution job was seen running"
+    assert cancelled, "no evaluate job was seen running"
     states = subprocess.run(
         ["squeue", "-h", "-t", "all", "-o", "%i %T %k"], capture_output=True, text=True, env=cluster.env
     ).stdout.splitlines()
     assert any(line.split()[:2] == [cancelled[0], "CANCELLED"] for line in states), states
-    retried = [line for line in states if "execute" in line and int(line.split()[0]) > int(cancelled[0])]
+    retried = [line for line in states if "evaluate" in line and int(line.split()[0]) > int(cancelled[0])]
     assert retried and all(" COMPLETED " in f" {line} " for line in retried), states
     after = snapshot(on_slurm)
     changed = {path for path in before if after.get(path, (None,))[0] != before[path][0]}
     assert {"runs/oracle/re4/hilbert/0/0/run/run.json", "runs/oracle/re4/hilbert/0/0/score.json"} <= changed
-    stray = stray_changes(before, after, "oracle", "re4/hilbert")
+    stray = stray_changes(before, after, rerun_scope(on_slurm, "oracle", "re4/hilbert"))
     assert not stray, sorted(stray)
     assert_same_scores(local, on_slurm)
 

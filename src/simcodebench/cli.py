@@ -63,9 +63,8 @@ def _targets(args: argparse.Namespace) -> int:
             f"'{args.agent}' is not an agent of this config",
             f"use one of {sorted(plan.agents)}",
         )
-    prefix = f"{plan.results}/runs/{args.agent or ''}"
-    wanted = [t for t in plan.final_targets() if t.startswith(prefix) and (not args.case or f"/{args.case}/" in t)]
-    print(" ".join(wanted))
+    case = tuple(args.case.partition("/")[::2]) if args.case else None
+    print(" ".join(plan.batch_targets(args.agent, case)))
     return 0
 
 
@@ -168,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     prompt = commands.add_parser("prompt", help="print the first-attempt prompt of SUITE/CASE")
     prompt.add_argument("case", help="suite/case, e.g. re4/sod")
     prompt.set_defaults(func=_prompt)
-    targets = commands.add_parser("targets", help="print the final.json targets of one case and/or agent")
+    targets = commands.add_parser(
+        "targets", help="print the batch records (every attempt) that hold one case and/or agent's samples"
+    )
     targets.add_argument("--configfile", default="config/config.yaml")
     targets.add_argument("--case", help="suite/case")
     targets.add_argument("--agent", help="agent name")

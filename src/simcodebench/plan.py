@@ -18,7 +18,16 @@ RESULTS = "results"
 """Every output goes under ``results/`` of the working directory (``snakemake --directory`` moves it)."""
 
 SHORT_RUNTIME_MIN = 5
-"""Executions asking for at most this many minutes (one rank, no GPU) are grouped on a cluster."""
+"""Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
+
+SAMPLES_PER_JOB = 10
+"""Default batch size: short samples of one (agent, suite, attempt) evaluated by one ``evaluate`` job."""
+
+SCORING_RUNTIME_MIN = 1
+"""Minutes a batch asks per member beyond its runs, for scoring."""
+
+BATCH_KEY = ("cpus_per_task", "tasks", "mpi", "gpu")
+"""The resources that members of one batch share (its job asks for them once)."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +41,8 @@ class Plan:
     mpi: str = "mpiexec"
     images: dict[str, str] = field(default_factory=dict)
     results: str = RESULTS
-    _memo: dict[tuple[str, str, str], Any] = field(default_factory=dict, compare=False, repr=False)
+    samples_per_job: int = SAMPLES_PER_JOB
+    _memo: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], config_file: str = "config/config.yaml") -> Plan:
@@ -76,6 +86,7 @@ class Plan:
             force_reply=bool(config.get("force_reply", False)),
             mpi=config.get("mpi", "mpiexec"),
             images=images,
+            samples_per_job=int(config.get("samples_per_job", SAMPLES_PER_JOB)),
         )
 
     def case(self, suite: str, case: str) -> Case:
@@ -87,7 +98,7 @@ class Plan:
         return f"{self.results}/runs/{agent}/{suite}/{case}/{sample}"
 
     def final_targets(self) -> list[str]:
-        """Every sample's ``final.json``."""
+        """Every sample's ``final.json`` (written by ``aggregate``)."""
         return [
             f"{self.sample_dir(a.name, s, c, i)}/final.json"
             for a in self.agents.values()
@@ -95,17 +106,99 @@ class Plan:
             for i in range(a.samples(case))
         ]
 
-    def score_paths(self, agent: str, suite: str, case: str, sample: str) -> list[str]:
+    def score_paths(self, agent: str, suite: str, case: str, sample: int | str) -> list[str]:
         """Every attempt's ``score.json`` of one sample."""
         base = self.sample_dir(agent, suite, case, sample)
         return [f"{base}/{a}/score.json" for a in range(self.agents[agent].attempts)]
 
-    def convergence_input(self, wildcards: Any) -> dict[str, str]:
-        """``{"convergence": <the attempt's converge.json>}`` when its suite checks convergence, else empty."""
-        if "convergence" not in self.case(wildcards.suite, wildcards.case).suite.data:
-            return {}
-        base = self.sample_dir(wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample)
-        return {"convergence": f"{base}/{wildcards.attempt}/converge/converge.json"}
+    def suites(self) -> list[str]:
+        """The selected suites, in config order."""
+        return list(dict.fromkeys(s for s, _ in self.cases))
+
+    def batches(self, agent: str, suite: str) -> list[list[tuple[str, int]]]:
+        """The batches of (case, sample) that one ``evaluate`` job each evaluates, for every attempt of ``agent``
+        on ``suite``: short cases' samples (:meth:`grouped`) in runs of at most ``samples_per_job`` members of one
+        resource key (:data:`BATCH_KEY`), in case order; every other sample alone. Computed once."""
+        key = ("batches", agent, suite)
+        if key not in self._memo:
+            shared: dict[tuple[Any, ...], list[tuple[str, int]]] = {}
+            alone: list[list[tuple[str, int]]] = []
+            for (s, c), case in self.cases.items():
+                if s != suite:
+                    continue
+                members = [(c, i) for i in range(self.agents[agent].samples(case))]
+                if self.grouped(s, c):
+                    res = self.resources(s, c)
+                    shared.setdefault(tuple(res[k] for k in BATCH_KEY), []).extend(members)
+                else:
+                    alone.extend([m] for m in members)
+            size = self.samples_per_job
+            self._memo[key] = [m[i : i + size] for m in shared.values() for i in range(0, len(m), size)] + alone
+        return self._memo[key]
+
+    def batch_of(self, agent: str, suite: str, case: str, sample: int | str) -> int:
+        """The index of the batch that holds (``case``, ``sample``) (the same for every attempt)."""
+        key = ("batch_of", agent, suite)
+        if key not in self._memo:
+            self._memo[key] = {m: i for i, batch in enumerate(self.batches(agent, suite)) for m in batch}
+        return self._memo[key][(case, int(sample))]
+
+    def batch_path(self, agent: str, suite: str, attempt: int | str, batch: int | str) -> str:
+        """``results/runs/<agent>/<suite>/batches/<attempt>/<batch>.json``, the batch's record."""
+        return f"{self.results}/runs/{agent}/{suite}/batches/{attempt}/{batch}.json"
+
+    def batch_targets(self, agent: str | None = None, case: tuple[str, str] | None = None) -> list[str]:
+        """Every batch record of every attempt (of ``agent`` only, and of batches holding ``case`` only, when
+        given)."""
+        return [
+            self.batch_path(a.name, suite, attempt, index)
+            for a in self.agents.values()
+            if agent is None or a.name == agent
+            for suite in self.suites()
+            if case is None or case[0] == suite
+            for index, batch in enumerate(self.batches(a.name, suite))
+            if case is None or any(c == case[1] for c, _ in batch)
+            for attempt in range(a.attempts)
+        ]
+
+    def batch_members(self, agent: str, suite: str, batch: int | str) -> list[tuple[str, int]]:
+        """The (case, sample) members of one batch."""
+        return self.batches(agent, suite)[int(batch)]
+
+    def batch_inputs(self, agent: str, suite: str, attempt: int | str, batch: int | str) -> list[str]:
+        """What an ``evaluate`` job reads: each member's reply and manifest, its cases' references and
+        calibrations."""
+        members = self.batch_members(agent, suite, batch)
+        replies = [
+            f"{self.sample_dir(agent, suite, c, i)}/{attempt}/{leaf}"
+            for c, i in members
+            for leaf in ("response.json", "solution/manifest.json")
+        ]
+        cases = dict.fromkeys(c for c, _ in members)
+        return replies + [
+            path
+            for c in cases
+            for path in (
+                f"{self.results}/references/{suite}/{c}/reference.json",
+                f"{self.results}/references/{suite}/{c}/reference.h5",
+                f"{self.results}/calibration/{suite}/{c}.json",
+            )
+        ]
+
+    def batch_resources(self, agent: str, suite: str, batch: int | str) -> dict[str, Any]:
+        """Cluster resources of one ``evaluate`` job: the members' runtimes (twice for a suite that checks
+        convergence) plus scoring, added; the largest memory; the key's cores, ranks, launcher and GPUs."""
+        key = ("batch_resources", agent, suite, str(batch))
+        if key not in self._memo:
+            members = self.batch_members(agent, suite, batch)
+            per_case = [self.resources(suite, c) for c, _ in members]
+            runs = 2 if "convergence" in self.case(suite, members[0][0]).suite.data else 1
+            self._memo[key] = {
+                "runtime": sum(runs * r["runtime"] + SCORING_RUNTIME_MIN for r in per_case),
+                "mem_mb": max(r["mem_mb"] for r in per_case),
+                **{k: per_case[0][k] for k in BATCH_KEY},
+            }
+        return self._memo[key]
 
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""
@@ -143,6 +236,6 @@ class Plan:
         }
 
     def grouped(self, suite: str, case: str) -> bool:
-        """Whether the case's runs are short single-rank CPU jobs, which one cluster job may batch."""
+        """Whether the case's runs are short single-rank CPU jobs, which one ``evaluate`` job may batch."""
         res = self.resources(suite, case)
         return res["tasks"] is None and res["gpu"] is None and res["runtime"] <= SHORT_RUNTIME_MIN

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import steps
-from .convergence import make_convergence
+from .batch import evaluate_batch
 from .logs import job_log
 from .plan import Plan
 
@@ -39,91 +39,54 @@ def calibration(plan: Plan, wildcards: Any, input: Any, output: Any, resources: 
         )
 
 
-def prompt(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
-    """Rule ``prompt``."""
-    steps.make_prompt(
-        plan.agents[wildcards.agent],
-        plan.case(wildcards.suite, wildcards.case),
-        int(wildcards.attempt),
-        Path(output.md),
-        Path(output.messages),
-        _optional(input, "previous_messages"),
-        _optional(input, "previous_response"),
-        _optional(input, "previous_score"),
-    )
+def ask(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
+    """Rule ``ask``: the attempt's prompt, the agent's reply (through the reply cache, written before
+    extraction) and the extracted solution, in that order (messages, and why it failed, in ``log``)."""
+    agent, case = plan.agents[wildcards.agent], plan.case(wildcards.suite, wildcards.case)
+    sample, attempt = int(wildcards.sample), int(wildcards.attempt)
+    previous = Path(plan.sample_dir(agent.name, case.suite.name, case.id, sample)) / str(attempt - 1)
+    read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0
+    with job_log(Path(log[0])):
+        steps.make_prompt(
+            agent,
+            case,
+            attempt,
+            Path(output.md),
+            Path(output.messages),
+            *(previous / name if attempt else None for name in read),
+        )
+        steps.make_response(
+            agent,
+            case,
+            sample,
+            attempt,
+            Path(output.messages),
+            Path(output.response),
+            Path(plan.results) / "cache" / "replies",
+            _optional(input, "calibration"),
+            plan.force_reply,
+        )
+        steps.make_solution(case, Path(output.response), Path(output.manifest))
 
 
-def generate(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
-    """Rule ``generate``."""
-    steps.make_response(
-        plan.agents[wildcards.agent],
-        plan.case(wildcards.suite, wildcards.case),
-        int(wildcards.sample),
-        int(wildcards.attempt),
-        Path(input.messages),
-        Path(output[0]),
-        Path(plan.results) / "cache" / "replies",
-        _optional(input, "calibration"),
-        plan.force_reply,
-    )
-
-
-def extract(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
-    """Rule ``extract``."""
-    steps.make_solution(plan.case(wildcards.suite, wildcards.case), Path(input[0]), Path(output[0]))
-
-
-def execute(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
-    """Rule ``execute``."""
-    steps.make_run(
-        plan.case(wildcards.suite, wildcards.case),
-        Path(input[0]),
-        Path(output[0]),
-        plan.runtime,
-        resources.get("mpi"),
-        plan.images,
-    )
-
-
-def converge(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any) -> None:
-    """Rule ``converge``."""
-    make_convergence(
-        plan.case(wildcards.suite, wildcards.case),
-        Path(input.manifest),
-        Path(input.run),
-        Path(input.ref_json),
-        Path(input.ref_h5),
-        Path(input.calibration),
-        Path(output[0]),
-        plan.runtime,
-        resources.get("mpi"),
-        plan.images,
-    )
-
-
-def score(plan: Plan, wildcards: Any, input: Any, output: Any) -> None:
-    """Rule ``score``."""
-    steps.make_score(
-        plan.agents[wildcards.agent],
-        plan.case(wildcards.suite, wildcards.case),
-        int(wildcards.sample),
-        int(wildcards.attempt),
-        Path(input.response),
-        Path(input.manifest),
-        Path(input.run),
-        Path(input.ref_json),
-        Path(input.ref_h5),
-        Path(input.calibration),
-        Path(output[0]),
-        _optional(input, "convergence"),
-    )
-
-
-def finalize(plan: Plan, input: Any, output: Any) -> None:
-    """Rule ``finalize``."""
-    steps.make_final([Path(p) for p in input], Path(output[0]))
+def evaluate(plan: Plan, wildcards: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``evaluate``: execute [+ converge] + score every member of the batch (:mod:`.batch`)."""
+    with job_log(Path(log[0])):
+        evaluate_batch(
+            plan,
+            wildcards.agent,
+            wildcards.suite,
+            int(wildcards.attempt),
+            int(wildcards.batch),
+            Path(output[0]),
+            resources.get("mpi"),
+        )
 
 
 def aggregate(plan: Plan, input: Any, output: Any) -> None:
-    """Rule ``aggregate``."""
-    steps.make_summary(plan, [Path(p) for p in input], Path(output.csv).parent)
+    """Rule ``aggregate`` (its inputs, the batch records, say every attempt is scored): each sample's
+    ``final.json``, then the summary."""
+    finals = [Path(p) for p in plan.final_targets()]
+    for final in finals:
+        steps.make_final([Path(p) for p in plan.score_paths(*final.parent.parts[-4:])], final)
+    steps.make_summary(plan, finals, Path(output.csv).parent)

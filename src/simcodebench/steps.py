@@ -282,23 +282,22 @@ def make_score(
 
 
 def make_final(score_paths: list[Path], out: Path) -> None:
-    """Pick the attempt that stands for the sample, as its strategy selects, and write ``final.json``."""
+    """Pick the attempt that stands for the sample, as its strategy selects, and write ``final.json`` (left
+    as it is, mtime too, when its content would not change)."""
     scores = [read_json(p) for p in score_paths]
     chosen = get_strategy(scores[0]["strategy"]).select_attempt(scores)
-    write_json(
-        out,
-        {k: chosen[k] for k in ("agent", "suite", "case", "sample", "mutant", "declared_class")}
-        | {
-            "attempts": len(scores),
-            "asked": sum(s["status"] != "skipped" for s in scores),
-            "strategy": chosen["strategy"],
-            "selected_attempt": chosen["attempt"],
-            "selected_stage": chosen["stage"],
-            "passed": chosen["passed"],
-            "failure_class": chosen["failure_class"],
-            "error": chosen.get("error"),
-        },
-    )
+    final = {k: chosen[k] for k in ("agent", "suite", "case", "sample", "mutant", "declared_class")} | {
+        "attempts": len(scores),
+        "asked": sum(s["status"] != "skipped" for s in scores),
+        "strategy": chosen["strategy"],
+        "selected_attempt": chosen["attempt"],
+        "selected_stage": chosen["stage"],
+        "passed": chosen["passed"],
+        "failure_class": chosen["failure_class"],
+        "error": chosen.get("error"),
+    }
+    if not (out.is_file() and read_json(out) == final):  # NaN never equals itself: an error of NaN is rewritten
+        write_json(out, final)
 
 
 def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:

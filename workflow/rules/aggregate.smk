@@ -1,6 +1,6 @@
 rule aggregate:
     input:
-        PLAN.final_targets(),
+        PLAN.batch_targets(),
     output:
         csv=report(
             "results/summary/scores.csv",

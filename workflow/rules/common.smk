@@ -16,13 +16,11 @@ wildcard_constraints:
     agent=r"[A-Za-z0-9_.-]+",
     suite=r"[a-z0-9-]+(@[a-z0-9-]+)?",
     case=r"[A-Za-z0-9_.-]+",
+    batch=r"\d+",
 
 
 localrules:
-    prompt,
-    generate,
-    extract,
-    finalize,
+    ask,
     aggregate,
 
 
@@ -31,39 +29,42 @@ def case_files(wildcards):
     return PLAN.case_files(wildcards.suite, wildcards.case)
 
 
-def convergence_record(wildcards):
-    """The attempt's convergence record, for suites that check convergence."""
-    return PLAN.convergence_input(wildcards)
-
-
-def previous_attempt(wildcards):
-    """Attempt a > 0 reads attempt a-1's messages, reply and score."""
+def ask_inputs(wildcards):
+    """What an ``ask`` job reads, from one input function (Snakemake pays per function and job): the case's
+    files, so an edited case asks again; for attempt a > 0 the batch record of the ``evaluate`` job that scored
+    (case, sample, a-1), whose messages, reply and score.json (a side output of that job) it reads; for a mutant
+    agent the case's calibration (the slow mutant is placed past the calibrated time gate).
+    """
+    named = {"case": PLAN.case_files(wildcards.suite, wildcards.case)}
     attempt = int(wildcards.attempt)
-    if attempt == 0:
-        return {}
-    sample = PLAN.sample_dir(
-        wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
-    )
-    base = f"{sample}/{attempt - 1}"
-    return {
-        "previous_messages": f"{base}/messages.json",
-        "previous_response": f"{base}/response.json",
-        "previous_score": f"{base}/score.json",
-    }
-
-
-def mutant_calibration(wildcards):
-    """Mutant agents place their slow mutant past the calibrated time gate."""
+    if attempt > 0:
+        batch = PLAN.batch_of(
+            wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
+        )
+        named["previous_batch"] = PLAN.batch_path(
+            wildcards.agent, wildcards.suite, attempt - 1, batch
+        )
     if PLAN.agents[wildcards.agent].backend == "mutant":
-        return {
-            "calibration": f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
-        }
-    return {}
+        named["calibration"] = (
+            f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
+        )
+    return named
+
+
+def batch_inputs(wildcards):
+    """Every member's reply and solution manifest, and its cases' references and calibrations."""
+    return PLAN.batch_inputs(
+        wildcards.agent, wildcards.suite, wildcards.attempt, wildcards.batch
+    )
 
 
 def endpoint_resources():
-    """One unit of the agent's endpoint resource (e.g. llm_openai) per call, so a profile can cap them."""
+    """One unit of the agent's endpoint resource (e.g. llm_openai) per call, so a profile can cap them (a
+    constant where every agent shares one endpoint: Snakemake pays per function and job).
+    """
     names = sorted({a.endpoint for a in PLAN.agents.values()})
+    if len(names) == 1:
+        return {names[0]: 1}
     return {
         name: (lambda wc, name=name: int(PLAN.agents[wc.agent].endpoint == name))
         for name in names
@@ -83,16 +84,15 @@ def execution_resources(scale=1):
     }
 
 
-def execution_group(wildcards):
-    """Short single-rank CPU runs of every case share the group ``short`` (execute and score), so a cluster
-    profile's ``group-components`` batches many samples into one job; other runs go alone.
+def batch_resources():
+    """Cluster resources of one ``evaluate`` job (see ``Plan.batch_resources``): its members' times added, the
+    largest memory, the cores, MPI ranks with their launcher and GPUs that its members share.
     """
-    return "short" if PLAN.grouped(wildcards.suite, wildcards.case) else None
-
-
-def group_slot():
-    """One ``group_slot`` per member of the group ``short``: a profile's ``--resources group_slot=N`` (scoped
-    local) lays out a group job as rounds of N members, so it asks for N members' cores and memory and the
-    sum of its rounds' times.
-    """
-    return {"group_slot": lambda wc: 1 if PLAN.grouped(wc.suite, wc.case) else None}
+    return {
+        name: (
+            lambda wc, name=name: PLAN.batch_resources(wc.agent, wc.suite, wc.batch)[
+                name
+            ]
+        )
+        for name in ("runtime", "mem_mb", "cpus_per_task", "tasks", "mpi", "gpu")
+    }
