@@ -18,12 +18,13 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from scipy.special import roots_hermite
 
 
 @cache
 def _hermite_log_rule(nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Gauss-Hermite nodes and the logarithms of their weights (underflowed weights give ``-inf``)."""
+    from scipy.special import roots_hermite  # here: scipy.special costs seconds in a fresh process
+
     z, w = roots_hermite(nodes)
     with np.errstate(divide="ignore"):
         return z, np.log(w)

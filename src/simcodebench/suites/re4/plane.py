@@ -12,11 +12,12 @@ over the evaluation points (a uniform grid masked to the domain, so equal weight
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.tri import Triangulation
-from scipy.interpolate import LinearNDInterpolator
-from scipy.spatial import cKDTree
+
+if TYPE_CHECKING:
+    from matplotlib.tri import Triangulation
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ def to_reference_points(
     if len(points) < 3:
         raise ValueError(f"only {len(points)} sample point(s) lie in the domain; at least 3 are needed")
     points, first = np.unique(points, axis=0, return_index=True)
+    # scipy here, not at import: seconds in every fresh process (a cluster job), most of which need none
+    from scipy.interpolate import LinearNDInterpolator
+    from scipy.spatial import cKDTree
+
     distance, nearest = cKDTree(points).query(targets)
     worst = int(np.argmax(distance))
     if distance[worst] > reach:
@@ -102,6 +107,8 @@ def speed(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 def triangulation(x: np.ndarray, y: np.ndarray, domain: Domain) -> Triangulation:
     """The Delaunay triangulation of the points ``(x, y)`` for drawing, with the triangles whose centroid lies
     outside the domain (across a hole) masked."""
+    from matplotlib.tri import Triangulation
+
     mesh = Triangulation(x, y)
     centroid_x, centroid_y = x[mesh.triangles].mean(axis=1), y[mesh.triangles].mean(axis=1)
     mesh.set_mask(domain.outside_distance(centroid_x, centroid_y) > 0.0)
