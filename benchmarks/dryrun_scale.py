@@ -5,6 +5,9 @@ re4 cases gives 20,000 sample-attempts (105,010 jobs). Time and peak RSS of the 
 for the whole plan and for its first tenth (``--batch aggregate=1/10``, how a sweep this large is run: see the
 README). ``benchmarks/snakemake_floor.py`` gives stock Snakemake's own cost for the same number of jobs.
 
+``benchmarks/harness_cost.py`` (issue 18's before/after) reuses this config and times the whole plan with the
+floor beside it, each process's own peak RSS (here the peak is cumulative over the runs).
+
 Usage: python benchmarks/dryrun_scale.py
 """
 
@@ -20,21 +23,26 @@ from _common import machine, snakemake, workdir
 SAMPLES, ATTEMPTS = 1250, 4
 
 
+def synthetic_config(root: Path) -> dict:
+    """The config of 20,000 sample-attempts, its (empty) replay file written under ``root``."""
+    (root / "replies.jsonl").write_text("")
+    return {
+        "suites": ["re4"],
+        "agents": {
+            "synthetic": {
+                "backend": "replay",
+                "file": str(root / "replies.jsonl"),
+                "samples": SAMPLES,
+                "attempts": ATTEMPTS,
+            }
+        },
+    }
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "replies.jsonl").write_text("")
-        config = {
-            "suites": ["re4"],
-            "agents": {
-                "synthetic": {
-                    "backend": "replay",
-                    "file": str(root / "replies.jsonl"),
-                    "samples": SAMPLES,
-                    "attempts": ATTEMPTS,
-                }
-            },
-        }
+        config = synthetic_config(root)
         work = workdir(root / "work", config)
         print(f"machine: {machine()}")
         print(f"sample-attempts: {SAMPLES * ATTEMPTS * 4}")

@@ -6,6 +6,9 @@ keyhole, oracle and mutants: 16 samples) from scratch: on the local profile, on 
 (group ``short``: 10 samples per job, so 10 + 6 here), with ``--group-components short=8`` (8 + 8, one group
 per core of the node) and with ``short=1`` (one sample's execution and scoring per job: no batching).
 
+``benchmarks/harness_cost.py`` (issue 18) measures the SLURM cost per sample from the jobs' logs and squeue, beside
+the other before/after numbers; this script still compares group sizes.
+
 Usage: python benchmarks/slurm_grouping.py
 """
 
