@@ -85,8 +85,9 @@ def per_sample_jobs(stats: dict[str, int]) -> dict[str, float]:
     return {**rules, "total": sum(rules.values())}
 
 
-def timed_peak(command: list[str], cwd: Path | None = None) -> tuple[str, float, float]:
-    """Run ``command``: its output, wall seconds and peak RSS in MB (of the process itself, from wait4)."""
+def timed_peak(command: list[str], cwd: Path | None = None) -> tuple[str, float, float, float]:
+    """Run ``command``: its output, wall seconds, CPU seconds (user + system) and peak RSS in MB (of the process
+    itself, from wait4). CPU seconds depend less on a shared machine's load than wall seconds."""
     with tempfile.TemporaryFile("w+") as out:
         started = time.perf_counter()
         process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, text=True)
@@ -97,23 +98,24 @@ def timed_peak(command: list[str], cwd: Path | None = None) -> tuple[str, float,
         text = out.read()
     if process.returncode != 0:
         raise SystemExit(f"{' '.join(command[:3])} ... failed:\n{text[-4000:]}")
-    return text, seconds, usage.ru_maxrss / 1024
+    return text, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def dry_run(work: Path) -> tuple[dict[str, int], float, float]:
-    """Job stats, seconds and peak MB of ``snakemake -n --quiet rules`` in ``work``."""
+def dry_run(work: Path) -> tuple[dict[str, int], float, float, float]:
+    """Job stats, wall seconds, CPU seconds and peak MB of ``snakemake -n --quiet rules`` in ``work``."""
     command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), "--force-use-threads"]
-    text, seconds, peak = timed_peak([*command, "-n", "--quiet", "rules"])
-    return job_stats(text), seconds, peak
+    text, seconds, cpu, peak = timed_peak([*command, "-n", "--quiet", "rules"])
+    return job_stats(text), seconds, cpu, peak
 
 
-def floor(jobs: int, root: Path) -> tuple[float, float]:
-    """Seconds and peak MB of ``snakemake -n`` on the two-rule workflow of ``snakemake_floor.py`` with ``jobs``."""
+def floor(jobs: int, root: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak MB of ``snakemake -n`` on ``snakemake_floor.py``'s two-rule workflow
+    with ``jobs``."""
     folder = root / "floor"
     folder.mkdir()
     (folder / "Snakefile").write_text(SNAKEFILE.format(pairs=jobs // 2))
-    _, seconds, peak = timed_peak([SNAKEMAKE, "-n", "--quiet", "rules", "--cores", "1"], cwd=folder)
-    return seconds, peak
+    _, seconds, cpu, peak = timed_peak([SNAKEMAKE, "-n", "--quiet", "rules", "--cores", "1"], cwd=folder)
+    return seconds, cpu, peak
 
 
 def solver_seconds(work: Path) -> tuple[int, float]:
@@ -229,9 +231,10 @@ def report(found: dict, loads: list[str]) -> str:
         d = found["dryrun"]
         lines.append(
             f"| `snakemake -n`, {sample_attempts(d['stats']):,} sample-attempts ({d['stats']['total']:,} jobs, "
-            f"{per_sample_jobs(d['stats'])['total']:.2f} per sample-attempt) | {d['seconds']:.1f} s, "
-            f"{d['peak_mb']:,.0f} MB peak RSS |\n| stock Snakemake's floor, same number of jobs "
-            f"(`snakemake_floor.py`'s workflow) | {d['floor_s']:.1f} s, {d['floor_mb']:,.0f} MB |"
+            f"{per_sample_jobs(d['stats'])['total']:.2f} per sample-attempt) | {d['seconds']:.1f} s "
+            f"({d['cpu_s']:.1f} s CPU), {d['peak_mb']:,.0f} MB peak RSS |\n"
+            "| stock Snakemake's floor, same number of jobs (`snakemake_floor.py`'s workflow) "
+            f"| {d['floor_s']:.1f} s ({d['floor_cpu_s']:.1f} s CPU), {d['floor_mb']:,.0f} MB |"
         )
     if "overhead" in found:
         o = found["overhead"]
@@ -282,13 +285,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
-        found["jobs"], _, _ = dry_run(make_workdir(root / "jobs", SMOKE, wall_s=10.0))
+        found["jobs"], _, _, _ = dry_run(make_workdir(root / "jobs", SMOKE, wall_s=10.0))
         print(f"jobs: {found['jobs']}", flush=True)
         if "dryrun" in parts:
-            stats, seconds, peak = dry_run(workdir(root / "dryrun", synthetic_config(root)))
-            floor_s, floor_mb = floor(stats["total"], root)
-            found["dryrun"] = {"stats": stats, "seconds": seconds, "peak_mb": peak, "floor_s": floor_s}
-            found["dryrun"]["floor_mb"] = floor_mb
+            stats, seconds, cpu, peak = dry_run(workdir(root / "dryrun", synthetic_config(root)))
+            floor_s, floor_cpu, floor_mb = floor(stats["total"], root)
+            found["dryrun"] = {"stats": stats, "seconds": seconds, "cpu_s": cpu, "peak_mb": peak}
+            found["dryrun"].update(floor_s=floor_s, floor_cpu_s=floor_cpu, floor_mb=floor_mb)
             print(f"dry run: {found['dryrun']}", flush=True)
         if "overhead" in parts:
             found["overhead"] = measure(args.overhead_samples)
