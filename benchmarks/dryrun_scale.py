@@ -1,9 +1,13 @@
 """`snakemake -n` on a synthetic config of 20,000 sample-attempts (targets: <= 30 s, <= 2 GB).
 
-A replay agent (an empty replay file: every reply is "no response") with 1,250 samples x 4 attempts on the 4
-re4 cases gives 20,000 sample-attempts (105,010 jobs). Time and peak RSS of the snakemake process are measured
-for the whole plan and for its first tenth (``--batch aggregate=1/10``, how a sweep this large is run: see the
-README). ``benchmarks/snakemake_floor.py`` gives stock Snakemake's own cost for the same number of jobs.
+A replay agent (an empty replay file: every reply is "no response") with 1,250 samples x 4 attempts on 4 re4
+cases (the suite's first four: it has 8 now) gives 20,000 sample-attempts (105,010 jobs today). Time and peak
+RSS of the snakemake process are measured for the whole plan and for its first tenth (``--batch
+aggregate=1/10``, how a sweep this large is run: see the README). ``benchmarks/snakemake_floor.py`` gives stock
+Snakemake's own cost for the same number of jobs.
+
+``benchmarks/harness_cost.py`` (issue 18's before/after) reuses this config and times the whole plan with the
+floor beside it, each process's own peak RSS (here the peak is cumulative over the runs).
 
 Usage: python benchmarks/dryrun_scale.py
 """
@@ -18,26 +22,33 @@ from pathlib import Path
 from _common import machine, snakemake, workdir
 
 SAMPLES, ATTEMPTS = 1250, 4
+CASES = ["burgers", "hilbert", "keyhole", "sod"]  # re4's first four; the suite has grown since
+
+
+def synthetic_config(root: Path) -> dict:
+    """The config of 20,000 sample-attempts, its (empty) replay file written under ``root``."""
+    (root / "replies.jsonl").write_text("")
+    return {
+        "suites": ["re4"],
+        "cases": {"re4": CASES},
+        "agents": {
+            "synthetic": {
+                "backend": "replay",
+                "file": str(root / "replies.jsonl"),
+                "samples": SAMPLES,
+                "attempts": ATTEMPTS,
+            }
+        },
+    }
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "replies.jsonl").write_text("")
-        config = {
-            "suites": ["re4"],
-            "agents": {
-                "synthetic": {
-                    "backend": "replay",
-                    "file": str(root / "replies.jsonl"),
-                    "samples": SAMPLES,
-                    "attempts": ATTEMPTS,
-                }
-            },
-        }
+        config = synthetic_config(root)
         work = workdir(root / "work", config)
         print(f"machine: {machine()}")
-        print(f"sample-attempts: {SAMPLES * ATTEMPTS * 4}")
+        print(f"sample-attempts: {SAMPLES * ATTEMPTS * len(CASES)}")
         for label, extra in (("one batch of 10", ["--batch", "aggregate=1/10"]), ("whole plan", [])):
             started = time.perf_counter()
             result = snakemake(work, "-n", "--quiet", "rules", *extra)

@@ -6,6 +6,8 @@ time - sum of the solutions' own wall times * (1 / cores)) / sample-attempts. Al
 of the step functions alone (what each rule's body costs, without Snakemake's scheduling).
 
 Usage: python benchmarks/harness_overhead.py [SAMPLES]
+
+``benchmarks/harness_cost.py`` (issue 18's before/after) runs :func:`measure` beside its other measurements.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from _common import machine, snakemake, workdir
@@ -24,7 +27,23 @@ TRIVIAL = (
 )
 
 
-def main(samples: int = 200) -> None:
+@dataclass
+class Overhead:
+    """One measurement: sample-attempts, seconds of reference+calibration, of the pipeline, of the solvers."""
+
+    samples: int
+    setup_s: float
+    pipeline_s: float
+    solver_s: float
+
+    @property
+    def per_sample_s(self) -> float:
+        """Harness seconds per sample-attempt on 2 cores, the solvers' time / 2 removed."""
+        return (self.pipeline_s - self.solver_s / 2) / self.samples
+
+
+def measure(samples: int) -> Overhead:
+    """Run ``samples`` trivial replayed solutions of re4/hilbert through the workflow (local profile, 2 cores)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         replies = root / "replies.jsonl"
@@ -50,14 +69,18 @@ def main(samples: int = 200) -> None:
         solver = sum(
             json.loads(p.read_text())["wall_s"] for p in (work / "results" / "runs").glob("*/*/*/*/*/run/run.json")
         )
-        overhead = (total - solver / 2) / samples
-        print(f"machine: {machine()}")
-        print(
-            f"samples: {samples}; reference+calibration: {setup:.1f} s; pipeline: {total:.1f} s; "
-            f"solver wall time (sum): {solver:.1f} s"
-        )
-        print(f"harness overhead per sample-attempt (2 cores, solver time / 2 removed): {overhead:.3f} s")
-        print(f"per sample-attempt including the solver: {total / samples:.3f} s")
+    return Overhead(samples, setup, total, solver)
+
+
+def main(samples: int = 200) -> None:
+    found = measure(samples)
+    print(f"machine: {machine()}")
+    print(
+        f"samples: {samples}; reference+calibration: {found.setup_s:.1f} s; pipeline: {found.pipeline_s:.1f} s; "
+        f"solver wall time (sum): {found.solver_s:.1f} s"
+    )
+    print(f"harness overhead per sample-attempt (2 cores, solver time / 2 removed): {found.per_sample_s:.3f} s")
+    print(f"per sample-attempt including the solver: {found.pipeline_s / samples:.3f} s")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ keyhole, oracle and mutants: 16 samples) from scratch: on the local profile, on 
 default ``samples_per_job`` (10: one ``evaluate`` job per batch of an agent's samples, so 10 + 4 + 2 here),
 with ``samples_per_job=8`` (8 + 6 + 2) and with ``1`` (one sample's execution and scoring per job: no batching).
 
+``benchmarks/harness_cost.py`` (issue 18) measures the SLURM cost per sample from the jobs' logs and squeue, beside
+the other before/after numbers; this script still compares group sizes.
+
 Usage: python benchmarks/slurm_grouping.py
 """
 
