@@ -86,7 +86,7 @@ def failure_reason(work: Path, case: str) -> str:
             lines = [line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()]
             if lines:
                 return f"{stage}: {lines[-1][:160]}"
-    return "no log (an upstream job failed)"
+    return "not run yet, or an upstream job failed (no reference or calibration log)"
 
 
 def quantiles(values: list[float]) -> str:
