@@ -5,9 +5,11 @@ in this one builds in about a second.
 Started by the genesis environment's Python (``python session_worker.py RUNNER``); reads one JSON request per line
 (``{"cwd": ..., "script": ...}``), runs the script in ``cwd`` under the physics runner's hooks (a second
 ``gs.init`` is a no-op) with ``gs.Scene.build`` timed, writes the recording there and answers one JSON line:
-``{"ok", "error", "backend", "import_s", "build_s", "after_build_s", "total_s", "peak_rss_mib"}``. ``import_s`` is
-the worker's one import of the runner and Genesis (the same in every answer); ``peak_rss_mib`` is the process's
-high-water mark so far (the largest scene run up to then sets it).
+``{"ok", "error", "backend", "import_s", "build_s", "after_build_s", "render_s", "total_s", "peak_rss_mib"}``.
+``import_s`` is the worker's one import of the runner and Genesis (the same in every answer); ``render_s`` the time
+spent in the cameras' recording (rendering and encoding each frame, closing the file), so that ``after_build_s -
+render_s`` is the simulation's; ``peak_rss_mib`` is the process's high-water mark so far (the largest scene run up
+to then sets it).
 """
 
 from __future__ import annotations
@@ -22,14 +24,29 @@ import time
 import traceback
 
 
+def _timed(method, total: list[float]):
+    """``method`` adding its wall time to ``total[0]``."""
+
+    def timed(self, *args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            total[0] += time.perf_counter() - start
+
+    return timed
+
+
 def main() -> None:
     started = time.perf_counter()
     spec = importlib.util.spec_from_file_location("physics_runner", sys.argv[1])
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
     import genesis as gs
+    from genesis.vis.camera import Camera
 
     import_s = time.perf_counter() - started
+    recording = {name: getattr(Camera, name) for name in ("update_recording", "stop_recording")}
     original = (gs.init, gs.Scene.step)
     original_build = gs.Scene.build
     answer = sys.stdout
@@ -49,6 +66,9 @@ def main() -> None:
                 marks["build_end"] = time.perf_counter()
 
         gs.Scene.build = build
+        rendering = [0.0]
+        for name, method in recording.items():
+            setattr(Camera, name, _timed(method, rendering))
         os.chdir(request["cwd"])
         error = ""
         start = time.perf_counter()
@@ -58,6 +78,8 @@ def main() -> None:
             error = traceback.format_exc()
         end = time.perf_counter()
         gs.Scene.build = original_build
+        for name, method in recording.items():
+            setattr(Camera, name, method)
         recorder.write(os.path.join(request["cwd"], runner.STATE_FILE))
         built = "build_end" in marks
         result = {
@@ -67,6 +89,7 @@ def main() -> None:
             "import_s": import_s,
             "build_s": marks["build_end"] - marks["build_start"] if built else None,
             "after_build_s": end - marks["build_end"] if built else None,
+            "render_s": rendering[0],
             "total_s": end - start,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
         }
