@@ -60,17 +60,13 @@ def evaluate_batch(plan: Plan, agent: str, suite: str, attempt: int, batch: int,
 
 def _member_paths(plan: Plan, agent: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Path]:
     base = Path(plan.sample_dir(agent, suite, case_id, sample)) / str(attempt)
-    references = Path(plan.results) / "references" / suite / case_id
     return {
         "response": base / "response.json",
         "manifest": base / "solution" / "manifest.json",
         "run": base / "run" / "run.json",
         "converge": base / "converge" / "converge.json",
         "score": base / "score.json",
-        "ref_json": references / "reference.json",
-        "ref_h5": references / "reference.h5",
-        "calibration": Path(plan.results) / "calibration" / suite / f"{case_id}.json",
-    }
+    } | {name: Path(path) for name, path in plan.case_outputs(suite, case_id).items()}
 
 
 def _evaluate_member(

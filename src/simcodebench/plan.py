@@ -175,15 +175,16 @@ class Plan:
             for leaf in ("response.json", "solution/manifest.json")
         ]
         cases = dict.fromkeys(c for c, _ in members)
-        return replies + [
-            path
-            for c in cases
-            for path in (
-                f"{self.results}/references/{suite}/{c}/reference.json",
-                f"{self.results}/references/{suite}/{c}/reference.h5",
-                f"{self.results}/calibration/{suite}/{c}.json",
-            )
-        ]
+        return replies + [path for c in cases for path in self.case_outputs(suite, c).values()]
+
+    def case_outputs(self, suite: str, case: str) -> dict[str, str]:
+        """The case's reference (``ref_json``, ``ref_h5``) and ``calibration`` files, which its samples' scoring
+        reads."""
+        return {
+            "ref_json": f"{self.results}/references/{suite}/{case}/reference.json",
+            "ref_h5": f"{self.results}/references/{suite}/{case}/reference.h5",
+            "calibration": f"{self.results}/calibration/{suite}/{case}.json",
+        }
 
     def batch_resources(self, agent: str, suite: str, batch: int | str) -> dict[str, Any]:
         """Cluster resources of one ``evaluate`` job: the members' runtimes (twice for a suite that checks
