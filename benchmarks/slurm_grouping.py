@@ -3,8 +3,9 @@
 Starts the one-node SLURM cluster of the tests (``tests/slurm_cluster.py``; root on Debian, installs
 slurm-wlm and munge when missing) and runs the smoke config of ``tests/test_slurm.py`` (re4 hilbert and
 keyhole, oracle and mutants: 16 samples) from scratch: on the local profile, on the SLURM profile with the
-default ``samples_per_job`` (10: one ``evaluate`` job per batch of an agent's samples, so 10 + 4 + 2 here),
-with ``samples_per_job=8`` (8 + 6 + 2) and with ``1`` (one sample's execution and scoring per job: no batching).
+default ``samples_per_job`` (20: the 16 samples of both agents in one ``evaluate`` job), with
+``samples_per_job=8`` (the mutants' own 8, then their 6 left with the oracle's 2) and with ``1`` (one sample's
+execution and scoring per job: no batching).
 
 ``benchmarks/harness_cost.py`` (issue 18) measures the SLURM cost per sample from the jobs' logs and squeue, beside
 the other before/after numbers; this script still compares group sizes.
@@ -60,7 +61,7 @@ def main() -> None:
         with SlurmCluster(root / "cluster") as cluster:
             next_job = 1
             for label, extra in (
-                ("default (samples_per_job=10)", ("--config", "samples_per_job=10")),
+                ("default (samples_per_job=20)", ("--config", "samples_per_job=20")),
                 ("samples_per_job=8", ("--config", "samples_per_job=8")),
                 ("samples_per_job=1", ("--config", "samples_per_job=1")),
             ):

@@ -29,16 +29,18 @@ def snapshot(work: Path) -> dict[str, tuple[int, str]]:
 
 def rerun_scope(work: Path, agent: str, case: str) -> tuple[set[str], set[str]]:
     """What ``make rerun`` of ``agent`` on ``suite/case`` may change (paths relative to ``results``): the sample
-    folders of every member of the batches that hold the case's samples (the rerun re-evaluates whole batches),
-    and those batches' records and logs."""
+    folders of every member of the batches that hold the agent's samples of the case (the rerun re-evaluates
+    whole batches, whose members may be other cases' and other agents' samples), and those batches' records and
+    logs."""
     plan = Plan.from_config(yaml.safe_load((work / "config" / "config.yaml").read_text()))
     suite, _, case_id = case.partition("/")
     samples, files = set(), set()
     for record in plan.batch_targets(agent, (suite, case_id)):
         relative = Path(record).relative_to(plan.results)
         files |= {str(relative), str(relative.with_suffix(".log"))}
-        for member, sample in plan.batch_members(agent, suite, relative.stem):
-            samples.add(f"runs/{agent}/{suite}/{member}/{sample}/")
+        attempt = relative.parent.name
+        for member_agent, member, sample in plan.batch_members(suite, attempt, relative.stem):
+            samples.add(f"runs/{member_agent}/{suite}/{member}/{sample}/")
     return samples, files
 
 

@@ -17,6 +17,7 @@ from openai_server import OpenAIServer
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
 
 from simcodebench.backends.cache import ReplyCache
+from simcodebench.batching import batch_id
 
 SAMPLES = 10
 SLOW_ORACLE = "```python\nimport time\ntime.sleep(1.0)\n{source}```\n"
@@ -26,8 +27,8 @@ def _cached(work: Path) -> int:
     return sum(1 for _ in (work / "results" / "cache" / "replies").glob("*/*.json"))
 
 
-BATCH = "results/runs/m/re4/batches/0/0.json"
-"""The one batch (10 samples, the default ``samples_per_job``) that evaluates every sample."""
+BATCH = f"results/batches/re4/0/{batch_id([('m', 'hilbert', i) for i in range(SAMPLES)])}.json"
+"""The one batch (10 samples: fewer than the default ``samples_per_job``) that evaluates every sample."""
 
 
 def _finished(work: Path) -> list[int]:

@@ -29,8 +29,9 @@ SMOKE = {
     "suites": ["re4"],
     "cases": {"re4": ["hilbert", "keyhole"]},
     "agents": {"oracle": {"backend": "oracle"}, "mutants": {"backend": "mutant"}},
-    "samples_per_job": 8,  # mutants: 8 + 6 samples per evaluate job, oracle: 2
 }
+"""Mutants (7 per case) and oracle (1 per case) on two cases: 16 short samples, one ``evaluate`` batch of the
+default ``samples_per_job`` (20) for both agents."""
 # No accounting on the test cluster, so squeue answers status queries (MinJobAge=600 keeps finished jobs);
 # and a quick first status check instead of the plugin's 40 s.
 STATUS_ARGS = ("--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "2")
@@ -85,7 +86,7 @@ def test_slurm_profile_reproduces_the_local_scores(smoke, cluster):
     assert (frame[frame.agent == "mutants"].failure_class == frame[frame.agent == "mutants"].declared_class).all()
     jobs = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%T %k"], capture_output=True, text=True, env=cluster.env)
     states = jobs.stdout.split("\n")
-    assert sum("evaluate" in line for line in states) == 3, states  # executions ran as batches: 3 sbatch calls
+    assert sum("evaluate" in line for line in states) == 1, states  # the 16 executions ran as one batch: one sbatch
     assert all(line.startswith("COMPLETED") for line in states if line), states
 
 

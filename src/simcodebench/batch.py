@@ -33,28 +33,35 @@ def member_inputs_hash(paths: list[Path], digests: dict[Path, str]) -> str:
     return total.hexdigest()
 
 
-def evaluate_batch(plan: Plan, agent: str, suite: str, attempt: int, batch: int, out: Path, mpi: str | None) -> None:
+def evaluate_batch(plan: Plan, suite: str, attempt: int, batch: str, out: Path, mpi: str | None) -> None:
     """Evaluate every member of the batch not already finished with the same inputs, then write ``out``
     atomically and remove the partial record."""
     partial = partial_path(out)
-    finished = {(m["case"], m["sample"]): m for m in read_json(partial)["members"]} if partial.is_file() else {}
+    finished = {}
+    if partial.is_file():
+        finished = {(m["agent"], m["case"], m["sample"]): m for m in read_json(partial)["members"]}
     digests: dict[Path, str] = {}
     records: list[dict[str, Any]] = []
-    for case_id, sample in plan.batch_members(agent, suite, batch):
+    for agent, case_id, sample in plan.batch_members(suite, attempt, batch):
         paths = _member_paths(plan, agent, suite, case_id, sample, attempt)
         inputs = member_inputs_hash(
             [paths["manifest"], paths["ref_json"], paths["ref_h5"], paths["calibration"]], digests
         )
-        kept = finished.get((case_id, sample))
+        kept = finished.get((agent, case_id, sample))
         if kept is not None and kept["inputs"] == inputs and paths["score"].is_file():
             log.info(
-                "evaluate %s/%s sample %d attempt %d: kept from the interrupted job", suite, case_id, sample, attempt
+                "evaluate %s %s/%s sample %d attempt %d: kept from the interrupted job",
+                agent,
+                suite,
+                case_id,
+                sample,
+                attempt,
             )
             records.append(kept)
             continue
         records.append(_evaluate_member(plan, agent, suite, case_id, sample, attempt, paths, mpi) | {"inputs": inputs})
         write_json(partial, {"members": records})
-    write_json(out, {"agent": agent, "suite": suite, "attempt": attempt, "batch": batch, "members": records})
+    write_json(out, {"suite": suite, "attempt": attempt, "batch": batch, "members": records})
     partial.unlink(missing_ok=True)
 
 
@@ -111,6 +118,7 @@ def _evaluate_member(
     score, run = read_json(paths["score"]), read_json(paths["run"])
     run_s = run.get("wall_s") or 0.0
     return {
+        "agent": agent,
         "case": case_id,
         "sample": sample,
         "status": score["status"],

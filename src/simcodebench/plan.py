@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents import Agent, load_agents
+from .batching import Member, pack
 from .cases import Case, load_suite_cases, split_suite_name
 from .errors import InputError
 from .execution import NO_ENVIRONMENT
@@ -20,8 +21,9 @@ RESULTS = "results"
 SHORT_RUNTIME_MIN = 5
 """Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
 
-SAMPLES_PER_JOB = 10
-"""Default batch size: short samples of one (agent, suite, attempt) evaluated by one ``evaluate`` job."""
+SAMPLES_PER_JOB = 20
+"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job (README, "What a
+job is, and why": on a cluster a job has seconds of fixed cost, which 20 short samples make small)."""
 
 SCORING_RUNTIME_MIN = 1
 """Minutes a batch asks per member beyond its runs, for scoring."""
@@ -115,67 +117,70 @@ class Plan:
         """The selected suites, in config order."""
         return list(dict.fromkeys(s for s, _ in self.cases))
 
-    def batches(self, agent: str, suite: str) -> list[list[tuple[str, int]]]:
-        """The batches of (case, sample) that one ``evaluate`` job each evaluates, for every attempt of ``agent``
-        on ``suite``: short cases' samples (:meth:`grouped`) in runs of at most ``samples_per_job`` members of one
-        resource key (:data:`BATCH_KEY`), in case order; every other sample alone. Computed once."""
-        key = ("batches", agent, suite)
+    def batches(self, suite: str, attempt: int | str) -> dict[str, list[Member]]:
+        """The ``evaluate`` batches of one suite and attempt, by id (:func:`.batching.pack`): every agent's samples
+        that have this attempt; short cases' samples (:meth:`grouped`) in batches of at most ``samples_per_job``
+        members of one resource key (:data:`BATCH_KEY`), every other sample alone. Computed once."""
+        key = ("batches", suite, str(attempt))
         if key not in self._memo:
-            shared: dict[tuple[Any, ...], list[tuple[str, int]]] = {}
-            alone: list[list[tuple[str, int]]] = []
-            for (s, c), case in self.cases.items():
-                if s != suite:
-                    continue
-                members = [(c, i) for i in range(self.agents[agent].samples(case))]
-                if self.grouped(s, c):
-                    res = self.resources(s, c)
-                    shared.setdefault(tuple(res[k] for k in BATCH_KEY), []).extend(members)
-                else:
-                    alone.extend([m] for m in members)
-            size = self.samples_per_job
-            self._memo[key] = [m[i : i + size] for m in shared.values() for i in range(0, len(m), size)] + alone
+            per_agent = [
+                (
+                    agent.name,
+                    [
+                        ((agent.name, c, i), self._batch_key(s, c))
+                        for (s, c), case in self.cases.items()
+                        if s == suite
+                        for i in range(agent.samples(case))
+                    ],
+                )
+                for agent in self.agents.values()
+                if int(attempt) < agent.attempts
+            ]
+            self._memo[key] = pack(per_agent, self.samples_per_job)
         return self._memo[key]
 
-    def batch_of(self, agent: str, suite: str, case: str, sample: int | str) -> int:
-        """The index of the batch that holds (``case``, ``sample``) (the same for every attempt)."""
-        key = ("batch_of", agent, suite)
-        if key not in self._memo:
-            self._memo[key] = {m: i for i, batch in enumerate(self.batches(agent, suite)) for m in batch}
-        return self._memo[key][(case, int(sample))]
+    def _batch_key(self, suite: str, case: str) -> tuple[Any, ...] | None:
+        """The resource key the case's samples share a batch by; None for a case whose samples run alone."""
+        if not self.grouped(suite, case):
+            return None
+        res = self.resources(suite, case)
+        return tuple(res[k] for k in BATCH_KEY)
 
-    def batch_path(self, agent: str, suite: str, attempt: int | str, batch: int | str) -> str:
-        """``results/runs/<agent>/<suite>/batches/<attempt>/<batch>.json``, the batch's record."""
-        return f"{self.results}/runs/{agent}/{suite}/batches/{attempt}/{batch}.json"
+    def batch_of(self, agent: str, suite: str, case: str, sample: int | str, attempt: int | str) -> str:
+        """The id of the batch that holds (``agent``, ``case``, ``sample``) at ``attempt``."""
+        key = ("batch_of", suite, str(attempt))
+        if key not in self._memo:
+            self._memo[key] = {m: b for b, members in self.batches(suite, attempt).items() for m in members}
+        return self._memo[key][(agent, case, int(sample))]
+
+    def batch_path(self, suite: str, attempt: int | str, batch: str) -> str:
+        """``results/batches/<suite>/<attempt>/<batch>.json``, the batch's record."""
+        return f"{self.results}/batches/{suite}/{attempt}/{batch}.json"
 
     def batch_targets(self, agent: str | None = None, case: tuple[str, str] | None = None) -> list[str]:
-        """Every batch record of every attempt (of ``agent`` only, and of batches holding ``case`` only, when
-        given)."""
+        """Every batch record of every attempt (only of batches holding a sample of ``agent``, of ``case``, or of
+        both, when given)."""
+        attempts = max((a.attempts for a in self.agents.values()), default=0)
         return [
-            self.batch_path(a.name, suite, attempt, index)
-            for a in self.agents.values()
-            if agent is None or a.name == agent
+            self.batch_path(suite, attempt, batch)
             for suite in self.suites()
             if case is None or case[0] == suite
-            for index, batch in enumerate(self.batches(a.name, suite))
-            if case is None or any(c == case[1] for c, _ in batch)
-            for attempt in range(a.attempts)
+            for attempt in range(attempts)
+            for batch, members in self.batches(suite, attempt).items()
+            if any((agent is None or a == agent) and (case is None or c == case[1]) for a, c, _ in members)
         ]
 
-    def batch_members(self, agent: str, suite: str, batch: int | str) -> list[tuple[str, int]]:
-        """The (case, sample) members of one batch."""
-        return self.batches(agent, suite)[int(batch)]
+    def batch_members(self, suite: str, attempt: int | str, batch: str) -> list[Member]:
+        """The (agent, case, sample) members of one batch."""
+        return self.batches(suite, attempt)[batch]
 
-    def batch_inputs(self, agent: str, suite: str, attempt: int | str, batch: int | str) -> list[str]:
-        """What an ``evaluate`` job reads: each member's reply and manifest, its cases' references and
-        calibrations."""
-        members = self.batch_members(agent, suite, batch)
-        replies = [
-            f"{self.sample_dir(agent, suite, c, i)}/{attempt}/{leaf}"
-            for c, i in members
-            for leaf in ("response.json", "solution/manifest.json")
-        ]
-        cases = dict.fromkeys(c for c, _ in members)
-        return replies + [path for c in cases for path in self.case_outputs(suite, c).values()]
+    def batch_inputs(self, suite: str, attempt: int | str, batch: str) -> list[str]:
+        """What an ``evaluate`` job reads: each member's solution manifest (the last file its ``ask`` writes),
+        its cases' references and calibrations."""
+        members = self.batch_members(suite, attempt, batch)
+        manifests = [f"{self.sample_dir(a, suite, c, i)}/{attempt}/solution/manifest.json" for a, c, i in members]
+        cases = dict.fromkeys(c for _, c, _ in members)
+        return manifests + [path for c in cases for path in self.case_outputs(suite, c).values()]
 
     def case_outputs(self, suite: str, case: str) -> dict[str, str]:
         """The case's reference (``ref_json``, ``ref_h5``) and ``calibration`` files, which its samples' scoring
@@ -186,14 +191,14 @@ class Plan:
             "calibration": f"{self.results}/calibration/{suite}/{case}.json",
         }
 
-    def batch_resources(self, agent: str, suite: str, batch: int | str) -> dict[str, Any]:
+    def batch_resources(self, suite: str, attempt: int | str, batch: str) -> dict[str, Any]:
         """Cluster resources of one ``evaluate`` job: the members' runtimes (twice for a suite that checks
         convergence) plus scoring, added; the largest memory; the key's cores, ranks, launcher and GPUs."""
-        key = ("batch_resources", agent, suite, str(batch))
+        key = ("batch_resources", suite, str(attempt), batch)
         if key not in self._memo:
-            members = self.batch_members(agent, suite, batch)
-            per_case = [self.resources(suite, c) for c, _ in members]
-            runs = 2 if "convergence" in self.case(suite, members[0][0]).suite.data else 1
+            members = self.batch_members(suite, attempt, batch)
+            per_case = [self.resources(suite, c) for _, c, _ in members]
+            runs = 2 if "convergence" in self.case(suite, members[0][1]).suite.data else 1
             self._memo[key] = {
                 "runtime": sum(runs * r["runtime"] + SCORING_RUNTIME_MIN for r in per_case),
                 "mem_mb": max(r["mem_mb"] for r in per_case),

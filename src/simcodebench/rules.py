@@ -40,19 +40,22 @@ def calibration(plan: Plan, wildcards: Any, input: Any, output: Any, resources: 
 
 
 def ask(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
-    """Rule ``ask``: the attempt's prompt, the agent's reply (through the reply cache, written before
-    extraction) and the extracted solution, in that order (messages, and why it failed, in ``log``)."""
+    """Rule ``ask``: the attempt's ``prompt.md`` and ``messages.json``, the agent's reply ``response.json``
+    (through the reply cache) and the extracted ``solution/``, in that order, in the attempt's folder (messages,
+    and why it failed, in ``log``). Only ``solution/manifest.json``, written last, is declared as output to
+    Snakemake: each declared file costs every job of a large plan (README, "What a job is, and why")."""
     agent, case = plan.agents[wildcards.agent], plan.case(wildcards.suite, wildcards.case)
     sample, attempt = int(wildcards.sample), int(wildcards.attempt)
-    previous = Path(plan.sample_dir(agent.name, case.suite.name, case.id, sample)) / str(attempt - 1)
+    folder = Path(plan.sample_dir(wildcards.agent, wildcards.suite, wildcards.case, sample))
+    here, previous = folder / str(attempt), folder / str(attempt - 1)
     read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0
     with job_log(Path(log[0])):
         steps.make_prompt(
             agent,
             case,
             attempt,
-            Path(output.md),
-            Path(output.messages),
+            here / "prompt.md",
+            here / "messages.json",
             *(previous / name if attempt else None for name in read),
         )
         steps.make_response(
@@ -60,13 +63,13 @@ def ask(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
             case,
             sample,
             attempt,
-            Path(output.messages),
-            Path(output.response),
+            here / "messages.json",
+            here / "response.json",
             Path(plan.results) / "cache" / "replies",
             _optional(input, "calibration"),
             plan.force_reply,
         )
-        steps.make_solution(case, Path(output.response), Path(output.manifest))
+        steps.make_solution(case, here / "response.json", Path(output.manifest))
 
 
 def evaluate(plan: Plan, wildcards: Any, output: Any, resources: Any, log: Any) -> None:
@@ -74,10 +77,9 @@ def evaluate(plan: Plan, wildcards: Any, output: Any, resources: Any, log: Any) 
     with job_log(Path(log[0])):
         evaluate_batch(
             plan,
-            wildcards.agent,
             wildcards.suite,
             int(wildcards.attempt),
-            int(wildcards.batch),
+            wildcards.batch,
             Path(output[0]),
             resources.get("mpi"),
         )

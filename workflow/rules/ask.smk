@@ -2,9 +2,6 @@ rule ask:
     input:
         unpack(ask_inputs),
     output:
-        md="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/prompt.md",
-        messages="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/messages.json",
-        response="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/response.json",
         manifest="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/solution/manifest.json",
     log:
         "results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/ask.log",

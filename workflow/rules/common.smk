@@ -16,7 +16,7 @@ wildcard_constraints:
     agent=r"[A-Za-z0-9_.-]+",
     suite=r"[a-z0-9-]+(@[a-z0-9-]+)?",
     case=r"[A-Za-z0-9_.-]+",
-    batch=r"\d+",
+    batch=r"[0-9a-f]{12}",
 
 
 localrules:
@@ -39,11 +39,13 @@ def ask_inputs(wildcards):
     attempt = int(wildcards.attempt)
     if attempt > 0:
         batch = PLAN.batch_of(
-            wildcards.agent, wildcards.suite, wildcards.case, wildcards.sample
+            wildcards.agent,
+            wildcards.suite,
+            wildcards.case,
+            wildcards.sample,
+            attempt - 1,
         )
-        named["previous_batch"] = PLAN.batch_path(
-            wildcards.agent, wildcards.suite, attempt - 1, batch
-        )
+        named["previous_batch"] = PLAN.batch_path(wildcards.suite, attempt - 1, batch)
     if PLAN.agents[wildcards.agent].backend == "mutant":
         named["calibration"] = (
             f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
@@ -52,10 +54,8 @@ def ask_inputs(wildcards):
 
 
 def batch_inputs(wildcards):
-    """Every member's reply and solution manifest, and its cases' references and calibrations."""
-    return PLAN.batch_inputs(
-        wildcards.agent, wildcards.suite, wildcards.attempt, wildcards.batch
-    )
+    """Every member's solution manifest, and its cases' references and calibrations."""
+    return PLAN.batch_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
 def endpoint_resources():
@@ -90,7 +90,7 @@ def batch_resources():
     """
     return {
         name: (
-            lambda wc, name=name: PLAN.batch_resources(wc.agent, wc.suite, wc.batch)[
+            lambda wc, name=name: PLAN.batch_resources(wc.suite, wc.attempt, wc.batch)[
                 name
             ]
         )

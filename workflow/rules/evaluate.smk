@@ -2,9 +2,9 @@ rule evaluate:
     input:
         batch_inputs,
     output:
-        "results/runs/{agent}/{suite}/batches/{attempt}/{batch}.json",
+        "results/batches/{suite}/{attempt}/{batch}.json",
     log:
-        "results/runs/{agent}/{suite}/batches/{attempt}/{batch}.log",
+        "results/batches/{suite}/{attempt}/{batch}.log",
     resources:
         **batch_resources(),
     run:
