@@ -9,6 +9,8 @@ its log (``results/logs/reference|calibration/...``).
 
 Usage: python benchmarks/fem_import_calibration.py [PER_FAMILY] [SEED] [CORES] [CHUNK]
 (PER_FAMILY 0: all 645 records; CHUNK, default 40: records per Snakemake run)
+       python benchmarks/fem_import_calibration.py report [PER_FAMILY] [SEED]
+(only the report, from what the work folder holds: a run spread over several sessions is reported whole)
 
 It works in ./fem_import_calibration_work, kept so that a rerun resumes; delete it after changing the oracle
 (the import copies it). The records go through Snakemake CHUNK at a time (calibration, then the oracle through
@@ -18,7 +20,6 @@ finished job took half a core for the whole run.
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 import statistics
@@ -113,8 +114,6 @@ def main(per_family: int = 10, seed: int = 0, cores: int = 1, chunk: int = 40) -
         )
     sample = stratified(suite_dir, per_family, seed)
     work = root / "work"
-    calibrate_s = evaluate_s = 0.0
-    classes: Counter = Counter()
     records = list(sample)
     for start in range(0, len(records), chunk):
         chunk_records = records[start : start + chunk]
@@ -125,38 +124,40 @@ def main(per_family: int = 10, seed: int = 0, cores: int = 1, chunk: int = 40) -
             "agents": {"oracle": {"backend": "oracle"}},
         }
         workdir(work, config)
-        calibrate_s += run_snakemake(work, cores, "calibrate")
+        run_snakemake(work, cores, "calibrate")
         # the oracle runs on the calibrated records only, so that the summary table is written
         calibrated = [case for case in chunk_records if calibration_of(work, case) is not None]
         if calibrated:
             workdir(work, {**config, "cases": {SUITE: calibrated}})
-            evaluate_s += run_snakemake(work, cores, "all")
-            classes.update(oracle_classes(work))
+            run_snakemake(work, cores, "all")
         print(f"records {start + 1}-{start + len(chunk_records)} of {len(records)} done", file=sys.stderr, flush=True)
-    report(work, sample, classes, calibrate_s, evaluate_s, cores, per_family, seed)
+    report(work, sample, per_family, seed)
 
 
-def oracle_classes(work: Path) -> Counter:
-    """The failure classes of the oracle's samples in the last summary (``scores.csv``)."""
-    scores_path = work / "results" / "summary" / "scores.csv"
-    if not scores_path.is_file():
-        return Counter()
-    with scores_path.open() as handle:
-        return Counter(row["failure_class"] for row in csv.DictReader(handle) if row["agent"] == "oracle")
+def oracle_class(work: Path, case: str) -> str:
+    """The failure class of the oracle's sample of ``case`` (its ``final.json``), or "not evaluated"."""
+    final = work / "results" / "runs" / "oracle" / SUITE / case / "0" / "final.json"
+    return json.loads(final.read_text())["failure_class"] if final.is_file() else "not evaluated"
 
 
-def report(
-    work: Path,
-    sample: dict[str, str],
-    classes: Counter,
-    calibrate_s: float,
-    evaluate_s: float,
-    cores: int,
-    per_family: int,
-    seed: int,
-) -> None:
-    """Print the markdown section and keep the raw numbers next to this script's output (``classes``: the
-    oracle's failure classes over every chunk; the elapsed times are this invocation's)."""
+def job_seconds(work: Path) -> dict[str, float]:
+    """Seconds of the finished jobs of each rule, from Snakemake's records (``.snakemake/metadata``: one per
+    output file, with its job's start and end), each job counted once: over every session that the work folder
+    has seen. Each job here uses one core."""
+    seconds: dict[str, float] = defaultdict(float)
+    seen = set()
+    for path in (work / ".snakemake" / "metadata").iterdir():
+        record = json.loads(path.read_text())
+        job = (record.get("rule"), record.get("starttime"), record.get("endtime"))
+        if None in job or job in seen:
+            continue
+        seen.add(job)
+        seconds[job[0]] += job[2] - job[1]
+    return dict(seconds)
+
+
+def report(work: Path, sample: dict[str, str], per_family: int, seed: int) -> None:
+    """Print the markdown section from the work folder and keep the raw numbers next to this script's output."""
     calibrations, failures = {}, {}
     for case in sample:
         calibration = calibration_of(work, case)
@@ -164,41 +165,57 @@ def report(
             calibrations[case] = calibration
         else:
             failures[case] = failure_reason(work, case)
+    classes = {case: oracle_class(work, case) for case in calibrations}
     e_base = [c["e_base"] for c in calibrations.values()]
     t_base = [c["t_base"] for c in calibrations.values()]
     cvs = [c["t_cv"] for c in calibrations.values()]
     run_seconds = sum(sum(c["wall_times"]) for c in calibrations.values())
-    print(f"machine: {machine()}; snakemake --cores {cores}; {per_family} records per family, seed {seed}")
+    print(f"machine: {machine()}; {per_family or 'all'} records per family, seed {seed}")
     print(f"sample: {len(sample)} records; calibrated {len(calibrations)}; failed or dropped {len(failures)}")
     print("\n| e_base | min | p5 | median | p95 | max |\n|---|---|---|---|---|---|")
     print(f"| ours ({len(e_base)} records) | {quantiles(e_base)} |")
     print("| paper, Table 7 | | | 2.3e-04 | | |")
-    print("\n| family | records | median e_base | median t_base (s) |\n|---|---|---|---|")
-    grouped: dict[str, list[dict]] = defaultdict(list)
-    for case, calibration in calibrations.items():
-        grouped[sample[case]].append(calibration)
-    for family, rows in sorted(grouped.items()):
+    print(
+        "\n| family | records | calibrated | dropped | e_base min | median | max | median t_base (s) | oracle Pass |"
+        "\n|---|---|---|---|---|---|---|---|---|"
+    )
+    for family in sorted(set(sample.values())):
+        cases = [c for c, f in sample.items() if f == family]
+        rows = [calibrations[c] for c in cases if c in calibrations]
+        values = [r["e_base"] for r in rows] or [float("nan")]
+        passed = sum(classes[c] == "Pass" for c in cases if c in calibrations)
         print(
-            f"| {family} | {len(rows)} | {statistics.median(r['e_base'] for r in rows):.2e} | "
-            f"{statistics.median(r['t_base'] for r in rows):.2f} |"
+            f"| {family} | {len(cases)} | {len(rows)} | {len(cases) - len(rows)} | {min(values):.2e} | "
+            f"{statistics.median(values):.2e} | {max(values):.2e} | "
+            f"{statistics.median(r['t_base'] for r in rows) if rows else float('nan'):.2f} | {passed} |"
         )
     print(
         f"\nt_base: median {statistics.median(t_base):.2f} s; CV of the timed runs per record: median "
         f"{100 * statistics.median(cvs):.1f}%, p95 {100 * float(np.percentile(cvs, 95)):.1f}%"
     )
-    print(f"oracle through every gate: {dict(classes)}")
+    print(f"oracle through every gate, over the calibrated records: {dict(Counter(classes.values()))}")
     print("\nfailed or dropped:")
     for case, reason in sorted(failures.items()):
-        print(f"- {case}: {reason}")
+        print(f"- {case} ({sample[case]}): {reason}")
+    seconds = job_seconds(work)
     print(
-        f"\ncore-hours: calibration {calibrate_s * cores / 3600:.2f} (elapsed {calibrate_s:.0f} s), "
-        f"oracle evaluation {evaluate_s * cores / 3600:.2f} (elapsed {evaluate_s:.0f} s); "
-        f"timed oracle runs alone {run_seconds / 3600:.2f}"
+        "\ncore-hours of the finished jobs, every session: "
+        + ", ".join(f"{rule} {value / 3600:.2f}" for rule, value in sorted(seconds.items()))
+        + f"; total {sum(seconds.values()) / 3600:.2f}; the timed oracle runs alone {run_seconds / 3600:.2f}"
     )
-    raw = {"calibrations": calibrations, "failures": failures, "classes": dict(classes)}
+    raw = {"calibrations": calibrations, "failures": failures, "classes": classes, "job_seconds": seconds}
     Path("fem_import_calibration.json").write_text(json.dumps(raw, indent=1, default=str))
 
 
+def report_only(per_family: int = 0, seed: int = 0) -> None:
+    """The report of what ``./fem_import_calibration_work`` holds, running nothing."""
+    root = Path("fem_import_calibration_work").resolve()
+    sample = stratified(root / "cases" / SUITE, per_family, seed)
+    report(root / "work", sample, per_family, seed)
+
+
 if __name__ == "__main__":
-    args = [int(arg) for arg in sys.argv[1:]]
-    main(*args)
+    if sys.argv[1:2] == ["report"]:
+        report_only(*[int(arg) for arg in sys.argv[2:]])
+    else:
+        main(*[int(arg) for arg in sys.argv[1:]])
