@@ -8,6 +8,9 @@ each solved by the oracle on a small manufactured problem and checked against th
 - Stokes at P3-P2 on a gmsh mesh (the L1 and L2 reference levels of every no-exact Stokes and Navier-Stokes
   record on a gmsh domain): DOLFINx 0.11's subspace collapsed from the mixed P3 element is wrong where edge dofs
   are permuted, so the boundary data and the returned velocity were off by 3% at h = 1/8 (P2-P1 was right).
+- a sector of 180 degrees (upstream ``poisson_sector_180_coscos``): sin(pi) = 1.2e-16 tilted its straight side
+  below y = 0, so grid points on that side were in no cell and the oracle's field was NaN there; the same arc
+  code meshed sectors over 180 degrees as the short arc's sector.
 """
 
 from __future__ import annotations
@@ -121,3 +124,55 @@ def test_stokes_p3_on_a_gmsh_mesh(dolfinx_env, tmp_path):
     inside, error = map(float, result.stdout.split()[-2:])
     assert inside > 0.7  # the L-shape holds three quarters of the grid
     assert error < 1e-4, error  # P3 at h = 1/8 (3e-2 with the collapsed subspace; P2-P1 gets 3e-4)
+
+
+SECTOR_PROBE = """
+import json, sys
+from mpi4py import MPI  # first: it loads the MPI library that DOLFINx links against
+import numpy as np
+namespace = {"__name__": "oracle"}
+exec(compile(open(sys.argv[1]).read(), "oracle_dolfinx.py", "exec"), namespace)
+namespace["ORACLE_CONFIG"].update(resolution=80, degree=2)
+print(json.dumps({name: namespace["solve"](spec)["u"].tolist() for name, spec in json.loads(sys.argv[2]).items()}))
+"""
+
+
+def sector_spec(angle: float) -> dict:
+    """Poisson with the exact solution cos(pi x) cos(pi y) on the unit-radius sector of ``angle`` degrees; its grid
+    has a row on y = 0, as upstream ``poisson_sector_180_coscos`` has."""
+    exact = "cos(pi*x)*cos(pi*y)"
+    return {
+        "pde": {"type": "poisson", "params": {}, "forcing": {"type": "expression", "value": f"2*pi**2*{exact}"}},
+        "domain": {"type": "sector", "geometry_params": {"center": [0, 0], "radius": 1.0, "angle": angle}},
+        "bc": {"dirichlet": {"on": "boundary", "value": exact}},
+        "eval_grid": {"type": "cartesian", "nx": 80, "ny": 81, "bbox": [-1.0, 1.0, -1.0, 1.0]},
+        "output": {"format": "npz", "field": "u"},
+    }
+
+
+def test_sectors_of_180_degrees_and_more(dolfinx_env, tmp_path):
+    """The 180-degree side lay 1e-16 below y = 0 (sin(pi) is not 0), so grid points on it were in no cell and
+    the record failed as non-finite; a 270-degree sector was meshed as a quarter disk (gmsh's arc goes the short
+    way). Every scored point (the harness's own mask) must be finite and match the exact solution."""
+    import numpy as np
+
+    from simcodebench.suites.fem import grid
+
+    specs = {str(angle): sector_spec(angle) for angle in (180, 270)}
+    (tmp_path / "probe.py").write_text(SECTOR_PROBE)
+    result = subprocess.run(
+        [str(dolfinx_env.python), "probe.py", str(ORACLE), json.dumps(specs)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    fields = json.loads(result.stdout.splitlines()[-1])
+    x, y = np.meshgrid(np.linspace(-1, 1, 80), np.linspace(-1, 1, 81))
+    exact = np.cos(np.pi * x) * np.cos(np.pi * y)
+    for name, spec in specs.items():
+        u, scored = np.asarray(fields[name], dtype=float), grid.domain_mask(spec)
+        assert np.isfinite(u[scored]).all(), f"{name} degrees: {np.count_nonzero(~np.isfinite(u[scored]))} NaN"
+        error = np.linalg.norm((u - exact)[scored]) / np.linalg.norm(exact[scored])
+        assert error < 1e-5, (name, error)

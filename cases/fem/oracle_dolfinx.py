@@ -259,13 +259,23 @@ def build_mesh(domain, cfg):
     raise NotImplementedError(f"domain type '{kind}'")
 
 
-def _sector(occ, center, radius, angle):
+def _on_circle(occ, center, radius, angle):
+    """A point at ``angle`` on the circle; cos and sin rounded to 15 digits, so that a side at 90 or 180 degrees
+    lies exactly on its axis (sin(pi) = 1.2e-16 tilted the 180-degree side below y = 0, and grid points on it fell
+    outside every cell)."""
     cx, cy = center
-    c = occ.addPoint(cx, cy, 0.0)
-    a = occ.addPoint(cx + radius, cy, 0.0)
-    b = occ.addPoint(cx + radius * math.cos(angle), cy + radius * math.sin(angle), 0.0)
-    arc = occ.addCircleArc(a, c, b)
-    return occ.addPlaneSurface([occ.addCurveLoop([occ.addLine(c, a), arc, occ.addLine(b, c)])])
+    return occ.addPoint(cx + radius * round(math.cos(angle), 15), cy + radius * round(math.sin(angle), 15), 0.0)
+
+
+def _sector(occ, center, radius, angle):
+    """The sector from the x axis to ``angle``. gmsh's circle arc takes the shorter way round, which turned a
+    270-degree sector into a quarter disk and leaves a half disk's side ambiguous, so from 180 degrees on the arc
+    is drawn as two halves through its middle."""
+    c = occ.addPoint(*center, 0.0)
+    at = (0.0, angle / 2, angle) if angle >= math.pi - 1e-12 else (0.0, angle)
+    ends = [_on_circle(occ, center, radius, where) for where in at]
+    arcs = [occ.addCircleArc(start, c, end) for start, end in zip(ends[:-1], ends[1:], strict=True)]
+    return occ.addPlaneSurface([occ.addCurveLoop([occ.addLine(c, ends[0]), *arcs, occ.addLine(ends[-1], c)])])
 
 
 # ------------------------------------------------------------------------------------------------ boundaries
