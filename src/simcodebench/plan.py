@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,12 +212,18 @@ class Plan:
         return [f"{self.results}/calibration/{s}/{c}.json" for s, c in self.cases]
 
     def case_files(self, suite: str, case: str) -> list[str]:
-        """Every file of the case's folder (oracle folders too), computed once per case: an input of the rules
-        that read the case, so an edited case reruns what depends on it."""
+        """Every file of the case's folder and of its oracle (a file or folder that cases may share outside it,
+        such as ``../oracle_dolfinx.py``), computed once per case: an input of the rules that read the case, so
+        an edited case or oracle reruns what depends on it (references and calibrations are the oracle's runs)."""
         key = ("files", suite, case)
         if key not in self._memo:
-            folder = self.case(suite, case).folder
-            self._memo[key] = sorted(str(p) for p in folder.rglob("*") if p.is_file())
+            spec = self.case(suite, case)
+            roots = [spec.folder]
+            oracle = Path(os.path.normpath(spec.folder / spec.hidden.oracle))
+            if not oracle.resolve().is_relative_to(spec.folder.resolve()):
+                roots.append(oracle)
+            files = [p for root in roots for p in [root, *root.rglob("*")] if p.is_file()]
+            self._memo[key] = sorted(str(p) for p in files)
         return self._memo[key]
 
     def resources(self, suite: str, case: str) -> dict[str, Any]:
