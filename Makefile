@@ -6,9 +6,9 @@ SNAKEMAKE := $(BIN)/snakemake
 PROFILE ?= profiles/local
 CONFIG ?=
 SNAKE_ARGS ?=
-CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
+CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG) --replace-workflow-config,)
 
-.PHONY: run test test-deps venv envs lint format calibrate rerun report clean
+.PHONY: run test test-deps venv envs lint format calibrate rerun report clean pdeagent-bench
 
 venv: $(VENV)/.installed
 
@@ -71,7 +71,7 @@ containers/%.sif: containers/%.def
 ## make run: the embedded default (the re4 suite, oracle and mutants), then the HTML report.
 run: python-env dolfinx-env
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
-	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) --report results/summary/report.html
+	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS) --report results/summary/report.html
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"
 
 ## make test: the whole test suite.
@@ -82,6 +82,15 @@ test: envs test-deps
 ## MPICH and mpi4py from PyPI), where this machine allows; what it cannot provide, those tests skip.
 test-deps: venv
 	@$(BIN)/python tests/provision.py
+
+## make pdeagent-bench [UPSTREAM=../shared/upstream]: import PDEAgent-Bench's 645 records into
+## cases/pdeagent-bench (git ignores it; done once: delete the folder to import again, e.g. after an update,
+## since the import copies the oracle); run them with `make run CONFIG=config/pdeagent-bench.yaml`.
+UPSTREAM ?= ../shared/upstream
+pdeagent-bench: venv
+	@test -f cases/pdeagent-bench/import_report.json \
+	  || $(BIN)/simcodebench import pdeagent-bench $(UPSTREAM)/pdeagent-bench/benchmark_v2.jsonl --out cases/pdeagent-bench
+	@echo "cases/pdeagent-bench: $$(ls cases/pdeagent-bench/*/case.yaml | wc -l) records"
 
 ## make calibrate: regenerate every calibration (thresholds) on this machine.
 calibrate: envs

@@ -38,12 +38,15 @@ def _spellings(value: Any) -> set[str]:
 
 
 def _visible_text(case) -> str:
+    """What the agent may see: the visible spec and the case's resources (the prompt states the wall limit,
+    which an imported PDEAgent-Bench record also keeps, hidden, as upstream's ``timeout_sec``)."""
     return json.dumps(
         {
             "problem": case.visible.problem,
             "contract": case.visible.contract,
             "spec": case.visible.spec,
             "inputs": case.visible.inputs,
+            "resources": case.resources,
         }
     )
 

@@ -98,6 +98,12 @@ def calibrate_case(
             errors.append(evaluation.error)
     policy = case.threshold_policy()
     e_base, t_base = statistics.median(errors), statistics.median(walls)
+    limit = policy["accuracy"].get("e_base_limit")
+    if limit is not None and not e_base < float(limit):
+        raise CalibrationError(
+            f"{case.key}: e_base {e_base:.3g} >= {float(limit):g}: the oracle's own configuration misses the "
+            "reference by more than the suite's e_base_limit allows (drop the case)"
+        )
     tau_acc = accuracy_threshold(policy["accuracy"], e_base)
     if tau_acc is not None and e_base > tau_acc:
         raise CalibrationError(f"{case.key}: the oracle's error {e_base:.3e} exceeds its threshold {tau_acc:.3e}")
