@@ -1,4 +1,4 @@
-"""Oracle calibration over a stratified sample of the 645 imported PDEAgent-Bench records.
+"""Oracle calibration over the imported PDEAgent-Bench records: all 645 (PER_FAMILY 0) or a stratified sample.
 
 Imports ``../shared/upstream/pdeagent-bench/benchmark_v2.jsonl`` into a scratch suite, draws PER_FAMILY records
 of each of the 11 families (seeded), runs ``snakemake calibrate`` (reference, warm-up, k timed oracle runs) and
@@ -80,14 +80,18 @@ def calibration_of(work: Path, case: str) -> dict | None:
 
 
 def failure_reason(work: Path, case: str) -> str:
-    """The last line of the reference or calibration log of ``case`` that says what went wrong."""
+    """What went wrong with ``case``: the last error line of its reference log, else of its calibration log
+    (the message after "F-Case: " or "ERROR: ")."""
     for stage in ("reference", "calibration"):
         log = work / "results" / "logs" / stage / SUITE / f"{case}.log"
-        if log.is_file():
-            lines = [line.strip() for line in log.read_text(errors="replace").splitlines() if line.strip()]
-            if lines:
-                return f"{stage}: {lines[-1][:160]}"
-    return "not run yet, or an upstream job failed (no reference or calibration log)"
+        lines = log.read_text(errors="replace").splitlines() if log.is_file() else []
+        errors = [line.strip() for line in lines if " ERROR: " in line]
+        if errors:
+            message = (
+                errors[-1].split("F-Case: ", 1)[-1] if "F-Case: " in errors[-1] else errors[-1].split(" ERROR: ", 1)[1]
+            )
+            return f"{stage}: {message.replace(f'{SUITE}/{case}: ', '')[:200]}"
+    return "not run yet, or killed (no error in its reference or calibration log)"
 
 
 def quantiles(values: list[float]) -> str:
