@@ -7,6 +7,8 @@ import json
 from collections import Counter
 
 import pytest
+import yaml
+from snakemake.utils import validate
 
 from simcodebench.cases import load_suite_cases
 from simcodebench.cli import main
@@ -78,3 +80,12 @@ def test_tolerance_quirk_only_behind_its_switch(jsonl, imported):
     assert "accuracy_tolerance" not in quirky["evaluation_config"]
     switched = convert(quirky, upstream_tolerance=True)
     assert switched["hidden"]["thresholds"]["accuracy"]["alpha"] in (0.05, 0.1)
+
+
+def test_the_example_config_names_imported_records_and_validates(imported, repo):
+    """``make run CONFIG=config/pdeagent-bench.yaml`` after ``make pdeagent-bench``: the file passes the config
+    schema and every record it lists is a case of the imported suite."""
+    config = yaml.safe_load((repo / "config" / "pdeagent-bench.yaml").read_text())
+    validate(config, str(repo / "workflow" / "schemas" / "config.schema.yaml"))
+    listed = config["cases"]["pdeagent-bench"]
+    assert listed and set(listed) <= {case.id for case in load_suite_cases(imported)}

@@ -18,9 +18,11 @@ from __future__ import annotations
 import json
 import subprocess
 
+import numpy as np
 import pytest
 
 from simcodebench.project import cases_root
+from simcodebench.suites.fem import grid
 
 pytestmark = pytest.mark.slow
 
@@ -154,10 +156,6 @@ def test_sectors_of_180_degrees_and_more(dolfinx_env, tmp_path):
     """The 180-degree side lay 1e-16 below y = 0 (sin(pi) is not 0), so grid points on it were in no cell and
     the record failed as non-finite; a 270-degree sector was meshed as a quarter disk (gmsh's arc goes the short
     way). Every scored point (the harness's own mask) must be finite and match the exact solution."""
-    import numpy as np
-
-    from simcodebench.suites.fem import grid
-
     specs = {str(angle): sector_spec(angle) for angle in (180, 270)}
     (tmp_path / "probe.py").write_text(SECTOR_PROBE)
     result = subprocess.run(
