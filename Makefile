@@ -6,7 +6,9 @@ SNAKEMAKE := $(BIN)/snakemake
 PROFILE ?= profiles/local
 CONFIG ?=
 SNAKE_ARGS ?=
-CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG) --replace-workflow-config,)
+# CONFIG replaces the default config whole (agents included), as `simcodebench targets` reads it
+CONFIG_FILE := $(if $(CONFIG),--configfile $(CONFIG),)
+CONFIG_ARG := $(if $(CONFIG),$(CONFIG_FILE) --replace-workflow-config,)
 
 .PHONY: run test test-deps venv envs lint format calibrate rerun report clean pdeagent-bench
 
@@ -103,7 +105,7 @@ calibrate: envs
 RERUN = $(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 rerun: envs
 	@test -n "$(CASE)" || { echo "usage: make rerun CASE=suite/case [AGENT=name] [PROFILE=slurm]"; exit 2; }
-	@targets="$$($(BIN)/simcodebench targets $(CONFIG_ARG) --case $(CASE) $(if $(AGENT),--agent $(AGENT),))" \
+	@targets="$$($(BIN)/simcodebench targets $(CONFIG_FILE) --case $(CASE) $(if $(AGENT),--agent $(AGENT),))" \
 	  && test -n "$$targets" && set -x \
 	  && $(RERUN) $$targets --forcerun evaluate --allowed-rules evaluate \
 	  && $(RERUN) $$targets --touch --allowed-rules ask evaluate
