@@ -168,7 +168,7 @@ def test_every_case_forcing_follows_from_its_hidden_solution():
 def test_refinement_filter(g01, g12, e_base, kept):
     gaps = {"g01": g01, "g12": g12, "e_base_estimate": e_base}
     if kept:
-        check_filter("fem/x", gaps)
+        check_filter("fem/x", gaps, 0.05)
     else:
         with pytest.raises(ReferenceRejected):
-            check_filter("fem/x", gaps)
+            check_filter("fem/x", gaps, 0.05)

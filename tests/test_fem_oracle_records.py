@@ -54,6 +54,20 @@ print(json.dumps(errors))
 """
 
 
+def run_probe(dolfinx_env, tmp_path, source: str, *args: str) -> str:
+    """Run ``source`` with the oracle's path (and ``args``) under the dolfinx environment; its stdout."""
+    (tmp_path / "probe.py").write_text(source)
+    result = subprocess.run(
+        [str(dolfinx_env.python), "probe.py", str(ORACLE), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
 def spec(reaction: dict, transient: bool) -> dict:
     """A reaction-diffusion case_spec on the unit square with the exact solution :data:`EXACT`."""
     pde = {
@@ -79,16 +93,7 @@ def test_vanishing_reaction_steady_and_transient(dolfinx_env, tmp_path):
         for name, reaction in ZERO_REACTIONS.items()
         for mode in ("steady", "transient")
     }
-    (tmp_path / "probe.py").write_text(PROBE)
-    result = subprocess.run(
-        [str(dolfinx_env.python), "probe.py", str(ORACLE), json.dumps(specs)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    errors = json.loads(result.stdout.splitlines()[-1])
+    errors = json.loads(run_probe(dolfinx_env, tmp_path, PROBE, json.dumps(specs)).splitlines()[-1])
     assert set(errors) == set(specs)
     assert all(error < 1e-3 for error in errors.values()), errors
 
@@ -118,12 +123,7 @@ print(inside.mean(), np.linalg.norm(field[inside] - exact[inside]) / np.linalg.n
 
 
 def test_stokes_p3_on_a_gmsh_mesh(dolfinx_env, tmp_path):
-    (tmp_path / "probe.py").write_text(STOKES_PROBE)
-    result = subprocess.run(
-        [str(dolfinx_env.python), "probe.py", str(ORACLE)], cwd=tmp_path, capture_output=True, text=True, timeout=600
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    inside, error = map(float, result.stdout.split()[-2:])
+    inside, error = map(float, run_probe(dolfinx_env, tmp_path, STOKES_PROBE).split()[-2:])
     assert inside > 0.7  # the L-shape holds three quarters of the grid
     assert error < 1e-4, error  # P3 at h = 1/8 (3e-2 with the collapsed subspace; P2-P1 gets 3e-4)
 
@@ -157,16 +157,7 @@ def test_sectors_of_180_degrees_and_more(dolfinx_env, tmp_path):
     the record failed as non-finite; a 270-degree sector was meshed as a quarter disk (gmsh's arc goes the short
     way). Every scored point (the harness's own mask) must be finite and match the exact solution."""
     specs = {str(angle): sector_spec(angle) for angle in (180, 270)}
-    (tmp_path / "probe.py").write_text(SECTOR_PROBE)
-    result = subprocess.run(
-        [str(dolfinx_env.python), "probe.py", str(ORACLE), json.dumps(specs)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    fields = json.loads(result.stdout.splitlines()[-1])
+    fields = json.loads(run_probe(dolfinx_env, tmp_path, SECTOR_PROBE, json.dumps(specs)).splitlines()[-1])
     x, y = np.meshgrid(np.linspace(-1, 1, 80), np.linspace(-1, 1, 81))
     exact = np.cos(np.pi * x) * np.cos(np.pi * y)
     for name, spec in specs.items():

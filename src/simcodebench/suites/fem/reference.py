@@ -5,7 +5,8 @@ the exact solution at the final time on the grid, its magnitude for a vector out
 
 ``refined`` (``params.intermediate`` and ``params.reference``: two oracle configurations finer than the
 calibration one, ``params.oracle``): the oracle runs at all three levels L0, L1, L2; the reference is L2. The
-paper's filter keeps the case only if ``e_base ~ ||u_L0 - u_L2|| / ||u_L2|| < 0.05`` and the refinement is
+paper's filter keeps the case only if ``e_base ~ ||u_L0 - u_L2|| / ||u_L2|| < 0.05`` (the suite's
+``thresholds.accuracy.e_base_limit``, which the calibration applies to every case) and the refinement is
 monotone, ``g12 < g01`` with ``g01 = ||u_L0 - u_L1|| / ||u_L1||`` and ``g12 = ||u_L1 - u_L2|| / ||u_L2||``;
 otherwise :class:`ReferenceRejected` names the reason (the case must then be dropped from the suite).
 """
@@ -21,7 +22,6 @@ from . import grid, manufactured
 from .harness import case_spec
 from .oracle_runs import level_configs, run_oracle
 
-E_BASE_LIMIT = 0.05
 # Gaps below this are round-off: every level reproduces the solution exactly (a Poiseuille channel on P2), and
 # whether g12 < g01 is then noise, not a failure to converge.
 ROUNDOFF_GAP = 1e-10
@@ -60,11 +60,11 @@ def refinement_gaps(levels: list[np.ndarray], mask: np.ndarray) -> dict[str, flo
     }
 
 
-def check_filter(key: str, gaps: dict[str, float]) -> None:
-    """Raise :class:`ReferenceRejected` unless ``e_base < 0.05`` and ``g12 < g01`` (the paper's filter), the
-    latter waived when both gaps are round-off (:data:`ROUNDOFF_GAP`)."""
-    if not gaps["e_base_estimate"] < E_BASE_LIMIT:
-        raise ReferenceRejected(f"{key}: e_base {gaps['e_base_estimate']:.3g} >= {E_BASE_LIMIT} (drop the case)")
+def check_filter(key: str, gaps: dict[str, float], e_base_limit: float | None) -> None:
+    """Raise :class:`ReferenceRejected` unless ``e_base < e_base_limit`` (none: no bound) and ``g12 < g01`` (the
+    paper's filter, with 0.05), the latter waived when both gaps are round-off (:data:`ROUNDOFF_GAP`)."""
+    if e_base_limit is not None and not gaps["e_base_estimate"] < e_base_limit:
+        raise ReferenceRejected(f"{key}: e_base {gaps['e_base_estimate']:.3g} >= {e_base_limit:g} (drop the case)")
     if max(gaps["g01"], gaps["g12"]) < ROUNDOFF_GAP:
         return
     if not gaps["g12"] < gaps["g01"]:
@@ -81,7 +81,7 @@ def refined_reference(case: Case) -> Reference:
         if level.shape != mask.shape or not np.all(np.isfinite(level[mask])):
             raise ReferenceRejected(f"{case.key}: the oracle's {name} field is not finite on the domain")
     gaps = refinement_gaps(levels, mask)
-    check_filter(case.key, gaps)
+    check_filter(case.key, gaps, case.threshold_policy()["accuracy"].get("e_base_limit"))
     field = np.where(mask, levels[2], np.nan)
     return Reference(
         fields={"u": field},
