@@ -17,11 +17,11 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import load_suite_cases
-from simcodebench.execution import execute_solution
-from simcodebench.project import cases_root
-from simcodebench.runtime import resolve_runtime
+from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.runtime import resolve_runtime
+from simcodebench.execution.sandbox import execute_solution
 from simcodebench.suites.foam import scorer
 
 

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from _common import REPO, machine
 
-from simcodebench.cases import Case, load_suite_cases
-from simcodebench.envs import get_environment
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.scoring import OUTCOME_CLASS
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import Case, load_suite_cases
+from simcodebench.execution.environments import get_environment
+from simcodebench.pipeline.gates import OUTCOME_CLASS
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import run_checks
 from simcodebench.suites.physics.state import load_recording

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.envs import get_environment
-from simcodebench.project import cases_root
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.environments import get_environment
 from simcodebench.suites.re4.scorer import evaluate, generate_reference
 
 CASES = ("poisson_holes", "helmholtz_holes", "lid_driven", "unsteady_ns")

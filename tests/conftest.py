@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.envs import setup_environment
+from simcodebench.execution.environments import setup_environment
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
@@ -30,8 +30,8 @@ def python_env():
 def openfoam_env():
     """The `openfoam` environment (Debian's OpenFOAM v1912, installed with apt-get as root), or a skip saying why
     it cannot be had here."""
-    from simcodebench.errors import InfrastructureError
-    from simcodebench.openfoam import require_bashrc
+    from simcodebench.core.errors import InfrastructureError
+    from simcodebench.execution.openfoam import require_bashrc
 
     try:
         env = setup_environment("openfoam")
@@ -45,7 +45,7 @@ def openfoam_env():
 def dolfinx_env():
     """The `dolfinx` environment (a Python >= 3.12 virtualenv with DOLFINx 0.11), or a skip saying why it cannot be
     provisioned here (no such interpreter, no package index)."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dolfinx")
@@ -57,7 +57,7 @@ def dolfinx_env():
 def fea_env():
     """The `fea` environment (scikit-fem and DOLFINx on Python >= 3.12), or a skip saying why it cannot be
     provisioned here."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("fea")
@@ -68,7 +68,7 @@ def fea_env():
 @pytest.fixture(scope="session")
 def dealii_env():
     """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json), or a skip saying why."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dealii")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.errors import InfrastructureError
+from simcodebench.core.errors import InfrastructureError
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.state import Recording, load_recording
 
@@ -51,7 +51,7 @@ class GenesisSession:
 
 def start_session() -> GenesisSession:
     """A session in the provisioned genesis environment (its kernel cache, shared by runs); skip without it."""
-    from simcodebench.envs import get_environment
+    from simcodebench.execution.environments import get_environment
 
     try:
         env = get_environment("genesis")

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 from pipeline import REPO
 
-from simcodebench.io import sha256_file
-from simcodebench.plan import Plan
+from simcodebench.core.io import sha256_file
+from simcodebench.pipeline.plan import Plan
 
 KEPT = ("response.json", "messages.json", "prompt.md")
 """Files of a rerun case that keep their content: the prompts and replies as they were asked (a rerun may touch

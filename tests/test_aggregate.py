@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from simcodebench.aggregate.breakdowns import agent_stats, mutant_stats, stage_stats
-from simcodebench.aggregate.collect import COLUMNS, collect
-from simcodebench.aggregate.plots import failure_class_plot
-from simcodebench.aggregate.stats import pass_at_k, wilson_interval
-from simcodebench.aggregate.summary import write_summary
-from simcodebench.aggregate.tables import write_tables
+from simcodebench.report.breakdowns import agent_stats, mutant_stats, stage_stats
+from simcodebench.report.collect import COLUMNS, collect
+from simcodebench.report.plots import failure_class_plot
+from simcodebench.report.stats import pass_at_k, wilson_interval
+from simcodebench.report.summary import write_summary
+from simcodebench.report.tables import write_tables
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 KEY = ["agent", "suite", "case", "sample", "attempt"]

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from simcodebench import calibration
-from simcodebench.cases import load_suite_cases
-from simcodebench.evaluation import Evaluation
-from simcodebench.project import cases_root
-from simcodebench.references import Reference
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.project import cases_root
+from simcodebench.core.references import Reference
+from simcodebench.pipeline import calibrate as calibration
 
 CASE = next(c for c in load_suite_cases(cases_root() / "fem") if c.hidden.reference["generator"] == "manufactured")
 

@@ -1,4 +1,4 @@
-"""The pieces of :mod:`simcodebench.case_failures` apart from the pipeline: the score of an attempt at a failed
+"""The pieces of :mod:`simcodebench.core.case_failures` apart from the pipeline: the score of an attempt at a failed
 case, the skip of the attempts after it, and the summary's section (on a frame written by hand)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simcodebench import steps
-from simcodebench.case_failures import CASE_FAILED, failed_score, failure, markdown, split
-from simcodebench.cases import load_suite_cases
-from simcodebench.errors import InfrastructureError
-from simcodebench.strategies.base import Previous, after_pass
+from simcodebench.agents.strategies.base import Previous, after_pass
+from simcodebench.core.case_failures import CASE_FAILED, failed_score, failure, markdown, split
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.pipeline import steps
 
 
 def test_a_failed_case_is_scored_apart_and_not_asked_again():

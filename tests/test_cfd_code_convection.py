@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from cfd_code_support import case, reference
 
-from simcodebench.mutants import OPERATIONS, MutationContext
+from simcodebench.agents.backends.mutant import OPERATIONS, MutationContext
 from simcodebench.suites.cfd_code import convection_statistics, scorer
 from simcodebench.suites.cfd_code.references.rayleigh_benard import Convection, Setup, simulate
 

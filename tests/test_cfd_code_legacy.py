@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from cfd_code_support import REPO, case, reference
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import get_case
-from simcodebench.errors import InputError
-from simcodebench.execution import execute_solution
-from simcodebench.prompts import render_messages
-from simcodebench.scoring import run_gate
+from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.agents.prompts import render_messages
+from simcodebench.core.cases import get_case
+from simcodebench.core.errors import InputError
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.gates import run_gate
 from simcodebench.suites.cfd_code import scorer, upstream
 
 TASKS = {"1D_Diffusion", "2D_Burgers_Equation", "1D_Burgers_Equation"}

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from cfd_code_support import case, param_ids, reference
 
-from simcodebench.mutants import OPERATIONS, MutationContext
-from simcodebench.references import load_reference, save_reference
+from simcodebench.agents.backends.mutant import OPERATIONS, MutationContext
+from simcodebench.core.references import load_reference, save_reference
 from simcodebench.suites.cfd_code import scorer
 
 

@@ -8,7 +8,13 @@ import pytest
 import yaml
 from pipeline import REPO
 
-from simcodebench.envs import APT_ENVIRONMENTS, DOLFINX_PACKAGES, ENVIRONMENTS, MIN_PYTHON, PYTHON_PACKAGES
+from simcodebench.execution.environments import (
+    APT_ENVIRONMENTS,
+    DOLFINX_PACKAGES,
+    ENVIRONMENTS,
+    MIN_PYTHON,
+    PYTHON_PACKAGES,
+)
 
 CONFIG_SCHEMA = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
 IMAGE_ENVIRONMENTS = CONFIG_SCHEMA["properties"]["images"]["propertyNames"]["enum"]

@@ -16,8 +16,8 @@ import pytest
 from openai_server import OpenAIServer
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
 
-from simcodebench.backends.cache import ReplyCache
-from simcodebench.batching import batch_id
+from simcodebench.agents.backends.cache import ReplyCache
+from simcodebench.pipeline.batching import batch_id
 
 SAMPLES = 10
 SLOW_ORACLE = "```python\nimport time\ntime.sleep(1.0)\n{source}```\n"
@@ -93,7 +93,7 @@ def test_kill_9_mid_batch_then_rerun_keeps_finished_work_and_forcerun_redoes_all
 
 WRITER = """
 import sys
-from simcodebench.backends.cache import ReplyCache
+from simcodebench.agents.backends.cache import ReplyCache
 cache = ReplyCache(sys.argv[1])
 record = {"text": "x" * 4_000_000}
 for i in range(10_000):

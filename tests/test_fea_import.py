@@ -8,9 +8,9 @@ import zipfile
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import load_suite_cases
 from simcodebench.suites.fea.importer import readable_units
 from simcodebench.suites.fea.scorer import evaluate, generate_reference
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.cases import get_case
-from simcodebench.prompts import render_messages
-from simcodebench.references import Reference
-from simcodebench.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
+from simcodebench.agents.prompts import render_messages
+from simcodebench.agents.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
 from simcodebench.suites.fea import sandbox_runner
 from simcodebench.suites.fea.refinement import ReferenceRejected, summarise
 from simcodebench.suites.fea.scorer import evaluate, prepare_run, run_metrics

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import get_case
-from simcodebench.compiled import build_program
-from simcodebench.execution import build_request, execute_solution
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.project import cases_root
-from simcodebench.runtime import run
-from simcodebench.scoring import score_attempt
+from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import get_case
+from simcodebench.core.project import cases_root
+from simcodebench.execution.compiled import build_program
+from simcodebench.execution.runtime import run
+from simcodebench.execution.sandbox import build_request, execute_solution
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.fem import scorer
 from simcodebench.suites.fem.harness import prepare_run
 

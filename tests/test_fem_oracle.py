@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.execution import build_request, execute_solution
-from simcodebench.project import cases_root
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.sandbox import build_request, execute_solution
 from simcodebench.suites.fem import scorer
 from simcodebench.suites.fem.harness import oracle_source
 from simcodebench.suites.fem.oracle_runs import run_oracle

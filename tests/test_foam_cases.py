@@ -7,13 +7,13 @@ from collections import Counter
 
 import pytest
 
-from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply
-from simcodebench.cases import validate_path
+from simcodebench.agents.artifacts import extract_files, oracle_artifact, oracle_reply
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.errors import InputError
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.openfoam import application
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.errors import InputError
+from simcodebench.execution.openfoam import application
 from simcodebench.suites.foam.importer import case_id, import_foambench
 
 FAMILIES = {"cavity", "pitzDaily", "cylinder", "forwardStep", "obliqueShock", "wedge", "damBreak", "squareBend"}

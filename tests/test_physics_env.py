@@ -7,7 +7,7 @@ import re
 import yaml
 from pipeline import REPO
 
-from simcodebench.envs import ENVIRONMENTS, GENESIS_PACKAGES
+from simcodebench.execution.environments import ENVIRONMENTS, GENESIS_PACKAGES
 
 
 def test_genesis_conda_file_follows_the_local_recipe_and_the_image_is_cuda():

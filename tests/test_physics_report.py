@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcodebench.aggregate.collect import COLUMNS
-from simcodebench.aggregate.physics import physics_markdown, physics_stats
-from simcodebench.aggregate.tables import suite_markdown
-from simcodebench.cases import get_case
+from simcodebench.core.cases import get_case
+from simcodebench.report.collect import COLUMNS
+from simcodebench.report.tables import suite_markdown
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.metadata import case_metadata
+from simcodebench.suites.physics.report import physics_markdown, physics_stats
 from simcodebench.suites.physics.strips import oracle_video, video_frames
 
 RIGID_EASY = {"case_hard": 0.0, "case_rigid": 1.0, "case_soft": 0.0, "case_fluid": 0.0, "case_mechanics": 0.0}

@@ -8,9 +8,9 @@ import pytest
 from physics_support import start_session
 from pipeline import REPO
 
-from simcodebench.cases import get_case
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.scoring import OUTCOME_CLASS
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import get_case
+from simcodebench.pipeline.gates import OUTCOME_CLASS
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import run_checks
 

@@ -9,11 +9,11 @@ from typing import Any
 import cfd_code_support
 import pytest
 
-from simcodebench import openfoam
-from simcodebench.cases import validate_path
-from simcodebench.multifile import read_tree
-from simcodebench.prompts import render_messages
-from simcodebench.references import Reference
+from simcodebench.agents.multifile import read_tree
+from simcodebench.agents.prompts import render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.references import Reference
+from simcodebench.execution.sandbox import openfoam
 from simcodebench.suites import get_scorer
 
 
@@ -68,7 +68,7 @@ def _suite_context_text(case) -> str:
 
 
 @pytest.mark.parametrize(
-    "case", validate_path(__import__("simcodebench.project").project.cases_root()), ids=lambda c: c.key
+    "case", validate_path(__import__("simcodebench.core.project").project.cases_root()), ids=lambda c: c.key
 )
 def test_no_hidden_value_in_any_prompt(case):
     prompt = "\n".join(m["content"] for m in render_messages(case))

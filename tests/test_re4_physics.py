@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcodebench.cases import Case, get_case
-from simcodebench.references import load_reference, save_reference
+from simcodebench.core.cases import Case, get_case
+from simcodebench.core.references import load_reference, save_reference
 from simcodebench.suites.re4 import keyhole, metrics, scorer
 from simcodebench.suites.re4.burgers import burgers_cole_hopf
 from simcodebench.suites.re4.sod import sod_exact, star_state

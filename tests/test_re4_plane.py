@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from scipy.interpolate import CloughTocher2DInterpolator
 
-from simcodebench.artifacts import oracle_artifact
-from simcodebench.cases import Case, get_case
-from simcodebench.mutants import build_mutant
-from simcodebench.references import Reference, load_reference, save_reference
+from simcodebench.agents.artifacts import oracle_artifact
+from simcodebench.agents.backends.mutant import build_mutant
+from simcodebench.core.cases import Case, get_case
+from simcodebench.core.references import Reference, load_reference, save_reference
 from simcodebench.suites.re4 import plane, scorer
 
 REPO = Path(__file__).resolve().parents[1]

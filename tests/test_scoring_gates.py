@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcodebench.cases import get_case
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites import get_scorer
 
 CALIBRATION = {"thresholds": {"accuracy": 1e-2, "time": 10.0}}

@@ -7,11 +7,11 @@ import importlib
 import sys
 from pathlib import Path
 
-from .cases import validate_path
-from .envs import ENVIRONMENTS, setup_environment
-from .errors import InfrastructureError, InputError
-from .project import cases_root
-from .prompts import messages_to_markdown, render_messages
+from simcodebench.agents.prompts import messages_to_markdown, render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.errors import InfrastructureError, InputError
+from simcodebench.core.project import cases_root
+from simcodebench.execution.environments import ENVIRONMENTS, setup_environment
 
 
 def _cases_validate(args: argparse.Namespace) -> int:
@@ -42,8 +42,8 @@ def _prompt(args: argparse.Namespace) -> int:
 
 
 def _targets(args: argparse.Namespace) -> int:
-    from .io import read_yaml
-    from .plan import Plan
+    from simcodebench.core.io import read_yaml
+    from simcodebench.pipeline.plan import Plan
 
     config = read_yaml(Path(args.configfile))
     plan = Plan.from_config(config, args.configfile)
@@ -92,7 +92,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _import_re4_transcripts(args: argparse.Namespace) -> int:
-    from .suites.re4.transcripts import import_re4_transcripts
+    from simcodebench.suites.re4.transcripts import import_re4_transcripts
 
     if not args.out:
         raise InputError("(command line)", "--out", "is missing", "give the folder for the <programmer>.jsonl files")
@@ -107,7 +107,7 @@ def _cfd_code_cases() -> set[str]:
 
 
 def _replay_cfdcodebench(args: argparse.Namespace) -> int:
-    from .suites.cfd_code.upstream import write_replay
+    from simcodebench.suites.cfd_code.upstream import write_replay
 
     count, skipped = write_replay(Path(args.folder), Path(args.out), _cfd_code_cases())
     print(
@@ -118,7 +118,7 @@ def _replay_cfdcodebench(args: argparse.Namespace) -> int:
 
 
 def _compare_cfdcodebench(args: argparse.Namespace) -> int:
-    from .suites.cfd_code import upstream
+    from simcodebench.suites.cfd_code import upstream
 
     tasks = _cfd_code_cases()
     logs = {}

@@ -1,8 +1,8 @@
 from snakemake.utils import validate
 
-from simcodebench import rules as steps
-from simcodebench.logs import show_logs
-from simcodebench.plan import Plan
+from simcodebench.pipeline import rules as steps
+from simcodebench.core.logs import show_logs
+from simcodebench.pipeline.plan import Plan
 
 validate(config, "../schemas/config.schema.yaml")
 show_logs()

@@ -10,7 +10,7 @@ A scorer module provides:
   reference and their difference; return False where the case has no field to draw.
 
 and optionally ``diagnose(case, solution_dir) -> dict`` (diagnostics of the extracted artifact, never gating),
-``MUTANT_OPERATIONS`` (mutant operations on the suite's artifacts, see :mod:`simcodebench.mutants`),
+``MUTANT_OPERATIONS`` (mutant operations on the suite's artifacts, see :mod:`simcodebench.agents.backends.mutant`),
 ``prepare_run(case, run_dir)`` (files the harness puts next to the solution in the sandbox, such as a runner)
 ``oracle_source(case) -> str`` (the case's oracle, when the suite builds it instead of reading
 ``hidden.oracle`` as it is) and ``timed_metrics(case, run, tau_time, metrics) -> dict`` (metrics of a scored

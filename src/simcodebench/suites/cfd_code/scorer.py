@@ -33,15 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.contract import ContractViolation, load_outputs
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import convection_statistics
-from . import nmse as metric
-from .references import generate
+from simcodebench.core.cases import Case
+from simcodebench.core.contract import ContractViolation, load_outputs
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.suites.cfd_code import convection_statistics
+from simcodebench.suites.cfd_code import nmse as metric
+from simcodebench.suites.cfd_code.references import generate
 
 Fields = dict[str, np.ndarray]
 KINDS = ("fields", "statistics")

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from .mutants import MUTANT_OPERATIONS
+from simcodebench.core.cases import Case
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.suites.cfd_query.mutants import MUTANT_OPERATIONS
 
 __all__ = ["MUTANT_OPERATIONS", "evaluate", "generate_reference", "plot_comparison"]
 

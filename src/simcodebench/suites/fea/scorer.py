@@ -14,14 +14,13 @@ import json
 import shutil
 from pathlib import Path
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from . import sandbox_runner
-from .mutants import MUTANT_OPERATIONS
-from .refinement import GENERATORS, target_units
-from .validity import Invalid, check
+from simcodebench.core.cases import Case
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.suites.fea import sandbox_runner
+from simcodebench.suites.fea.mutants import MUTANT_OPERATIONS
+from simcodebench.suites.fea.refinement import GENERATORS, target_units
+from simcodebench.suites.fea.validity import Invalid, check
 
 __all__ = [
     "MUTANT_OPERATIONS",

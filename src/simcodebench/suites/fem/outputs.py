@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.evaluation import Evaluation
+from simcodebench.core.measurement import Evaluation
 
 SOLUTION, BINARY, META = "solution.npz", "solution_grid.bin", "meta.json"
 

@@ -13,16 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import grid
-from .harness import case_spec, oracle_source, prepare_run
-from .mutations import MUTANT_OPERATIONS
-from .outputs import load_field
-from .reference import GENERATORS
+from simcodebench.core.cases import Case
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.suites.fem import grid
+from simcodebench.suites.fem.harness import case_spec, oracle_source, prepare_run
+from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
+from simcodebench.suites.fem.outputs import load_field
+from simcodebench.suites.fem.reference import GENERATORS
 
 __all__ = ["MUTANT_OPERATIONS", "evaluate", "generate_reference", "oracle_source", "plot_comparison", "prepare_run"]
 

@@ -15,18 +15,17 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply, write_solution
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.execution import execute_solution
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.multifile import read_tree
-from simcodebench.references import Reference
-
-from .compare import compare_fields, nmse_score, same_mesh, sample_at
-from .fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
-from .mutants import MUTANT_OPERATIONS
-from .similarity import similarity
+from simcodebench.agents.artifacts import extract_files, oracle_artifact, oracle_reply, write_solution
+from simcodebench.agents.multifile import read_tree
+from simcodebench.core.cases import Case
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.suites.foam.compare import compare_fields, nmse_score, same_mesh, sample_at
+from simcodebench.suites.foam.fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
+from simcodebench.suites.foam.mutants import MUTANT_OPERATIONS
+from simcodebench.suites.foam.similarity import similarity
 
 __all__ = ["MUTANT_OPERATIONS", "diagnose", "evaluate", "generate_reference", "plot_comparison"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .state import Entity, Scene, match_entity, nonfinite_entities
+from simcodebench.suites.physics.state import Entity, Scene, match_entity, nonfinite_entities
 
 
 @dataclass
@@ -232,8 +232,8 @@ def physics_score(results: list[CheckResult]) -> float:
 
 
 # The motion and particle checks build on the helpers above, so they are registered last.
-from .checks_motion import MOTION_CHECKS  # noqa: E402
-from .checks_particles import PARTICLE_CHECKS  # noqa: E402
+from simcodebench.suites.physics.checks_motion import MOTION_CHECKS  # noqa: E402
+from simcodebench.suites.physics.checks_particles import PARTICLE_CHECKS  # noqa: E402
 
 CHECKS.update(MOTION_CHECKS)
 CHECKS.update(PARTICLE_CHECKS)

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import CheckResult, _entity, _rotation, first_contact
-from .state import Entity, Scene, match_entity
+from simcodebench.suites.physics.checks import CheckResult, _entity, _rotation, first_contact
+from simcodebench.suites.physics.state import Entity, Scene, match_entity
 
 
 def _positions(entity: Entity) -> np.ndarray:

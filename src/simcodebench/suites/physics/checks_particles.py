@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import CheckResult, _entity, first_contact
-from .state import Entity, Scene
+from simcodebench.suites.physics.checks import CheckResult, _entity, first_contact
+from simcodebench.suites.physics.state import Entity, Scene
 
 AXES = {"x": (0,), "y": (1,), "z": (2,), "xy": (0, 1)}
 

@@ -21,16 +21,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from simcodebench.cases import Case, Suite
-from simcodebench.envs import KERNEL_CACHE, get_environment
-from simcodebench.errors import InfrastructureError
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from . import context, strips, video
-from .checks import physics_score, run_checks
-from .metadata import case_metadata
-from .state import load_recording, nonfinite_entities
+from simcodebench.core.cases import Case, Suite
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.execution.environments import KERNEL_CACHE, get_environment
+from simcodebench.suites.physics import context, strips, video
+from simcodebench.suites.physics.checks import physics_score, run_checks
+from simcodebench.suites.physics.metadata import case_metadata
+from simcodebench.suites.physics.state import load_recording, nonfinite_entities
 
 RUNNER = Path(__file__).with_name("runner.py")
 S_EXEC = 25.0

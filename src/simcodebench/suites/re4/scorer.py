@@ -17,16 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.contract import ContractViolation, load_outputs
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import keyhole, metrics, paper, plane
-from .burgers import burgers_cole_hopf
-from .plane_reference import plane_reference
-from .sod import sod_exact
+from simcodebench.core.cases import Case
+from simcodebench.core.contract import ContractViolation, load_outputs
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Evaluation
+from simcodebench.core.references import Reference
+from simcodebench.suites.re4 import keyhole, metrics, paper, plane
+from simcodebench.suites.re4.burgers import burgers_cole_hopf
+from simcodebench.suites.re4.plane_reference import plane_reference
+from simcodebench.suites.re4.sod import sod_exact
 
 Fields = dict[str, np.ndarray]
 
