@@ -15,7 +15,8 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.core.cases import load_suite_cases
 from simcodebench.core.project import cases_root
 from simcodebench.execution.sandbox import execute_solution

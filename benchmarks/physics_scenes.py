@@ -83,7 +83,7 @@ def failure_class(case: Case, answer: dict, run_dir: Path) -> tuple[str, str]:
     """The class our gates give a run (F-Exec for a script that raised) and the scorer's message."""
     if not answer["ok"]:
         return "F-Exec", answer["error"].strip().splitlines()[-1] if answer["error"] else ""
-    evaluation = scorer.evaluate(case, run_dir, scorer.generate_reference(case))
+    evaluation = scorer.measure(case, run_dir, scorer.generate_reference(case))
     if evaluation.outcome != "ok":
         return OUTCOME_CLASS[evaluation.outcome], evaluation.message
     passed = evaluation.error <= case.threshold_policy()["accuracy"]["value"]
@@ -105,7 +105,7 @@ def bench_case(session: Session, case: Case, work: Path, mutants: bool, details:
     problems = []
     checks = "-"
     if answer["ok"]:
-        evaluation = scorer.evaluate(case, work / case.id / "oracle", scorer.generate_reference(case))
+        evaluation = scorer.measure(case, work / case.id / "oracle", scorer.generate_reference(case))
         total = int(evaluation.metrics["physics_checks"])
         checks = f"{total - int(evaluation.metrics['physics_failed'])}/{total}"
         if details:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from simcodebench.core.cases import load_suite_cases
-from simcodebench.core.measurement import Evaluation
+from simcodebench.core.measurement import Measurement
 from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
 from simcodebench.pipeline import calibrate as calibration
@@ -27,7 +27,7 @@ def oracle_error(monkeypatch):
     monkeypatch.setattr(
         calibration, "execute_solution", lambda *args, **kwargs: SimpleNamespace(status="ok", wall_s=2.0, message="")
     )
-    monkeypatch.setattr(calibration, "evaluate_run", lambda *args: Evaluation(outcome="ok", error=error["value"]))
+    monkeypatch.setattr(calibration, "evaluate_run", lambda *args: Measurement(outcome="ok", error=error["value"]))
     return error
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from cfd_code_support import case, param_ids, reference
 
-from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.agents.rewrites import np_save_by_variable, scale_constants, scale_literals
 from simcodebench.execution.sandbox import execute_solution
 from simcodebench.pipeline.convergence import check_convergence, converged

@@ -9,7 +9,7 @@ import re
 import pytest
 from pipeline import make_workdir, scores, snakemake
 
-from simcodebench.agents.artifacts import oracle_reply
+from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.core.cases import get_case
 
 pytestmark = pytest.mark.slow

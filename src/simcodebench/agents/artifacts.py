@@ -5,9 +5,9 @@
 - ``files``: a whole directory (an OpenFOAM case) in the multi-file format of :mod:`simcodebench.agents.multifile`;
 - ``option``: a multiple-choice answer parsed as :mod:`simcodebench.agents.choice` says, saved as ``filename``.
 
-For each kind this module reads the case's oracle (a program file, a folder, or a reply file), renders an
-artifact as the reply an agent would give, and extracts a reply into the files of ``solution/``. The oracle and
-the mutants reach the pipeline through the same reply text and extraction as any model.
+For each kind this module renders an artifact as the reply an agent would give, and extracts a reply into the
+files of ``solution/``. The oracle and the mutants (:mod:`simcodebench.agents.backends`) reach the pipeline
+through the same reply text and extraction as any model.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from typing import Any
 
 from simcodebench.agents.choice import parse_option
 from simcodebench.agents.extract import extract_code
-from simcodebench.agents.multifile import parse_files, read_tree, render_files, write_tree
+from simcodebench.agents.multifile import parse_files, render_files, write_tree
 from simcodebench.agents.rewrites import np_save_by_variable
 from simcodebench.core.cases import Case
-from simcodebench.suites import get_scorer
 
 KINDS = ("code", "files", "option")
 
@@ -28,17 +27,6 @@ KINDS = ("code", "files", "option")
 def kind(case: Case) -> str:
     """The case's artifact kind."""
     return case.suite.data["extraction"].get("kind", "code")
-
-
-def oracle_artifact(case: Case) -> Any:
-    """The oracle: its source (``code``), its files as ``{path: text}`` (``files``) or its reply (``option``)."""
-    path = case.folder / case.hidden.oracle
-    configured = getattr(get_scorer(case.suite.data["scorer"]), "oracle_source", None)
-    if configured is not None:  # the suite builds each case's oracle (a shared solver and its settings)
-        return configured(case)
-    if kind(case) == "files":
-        return read_tree(path)
-    return path.read_text(encoding="utf-8")
 
 
 def render_reply(case: Case, artifact: Any) -> str | None:
@@ -51,13 +39,6 @@ def render_reply(case: Case, artifact: Any) -> str | None:
     if kind(case) == "option":
         return str(artifact)
     return f"```{language}\n{artifact.rstrip()}\n```\n"
-
-
-def oracle_reply(case: Case) -> str:
-    """What the oracle agent answers."""
-    reply = render_reply(case, oracle_artifact(case))
-    assert reply is not None
-    return reply
 
 
 def extract_files(case: Case, text: str | None) -> dict[str, str]:

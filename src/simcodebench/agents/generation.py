@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents.artifacts import oracle_reply
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
+from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.agents.backends.replay import replay_reply
 from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Messages, Outcome, Role

@@ -10,7 +10,6 @@ from typing import Any
 import jinja2
 
 from simcodebench.core.cases import Case, VisibleSpec
-from simcodebench.suites import get_scorer
 
 
 def _shape(shape: list[Any]) -> str:
@@ -41,14 +40,13 @@ def _environment(folder: Path) -> jinja2.Environment:
 def template_context(case: Case) -> dict[str, Any]:
     """The variables a prompt template may use: the visible spec, the entrypoint and resource limits.
 
-    Built from :class:`VisibleSpec` only, so no hidden field can reach a prompt. A suite scorer with
-    ``prompt_context(case) -> dict`` adds public slots of its own (the physics suite: its video contract and
-    the Genesis documentation).
+    Built from :class:`VisibleSpec` only, so no hidden field can reach a prompt. The suite plugin's
+    ``prompt_context`` adds public slots of its own (the physics suite: its video contract and the Genesis
+    documentation).
     """
     visible: VisibleSpec = case.visible
-    suite_slots = getattr(get_scorer(case.suite.data["scorer"]), "prompt_context", None)
     return {
-        **(suite_slots(case) if suite_slots is not None else {}),
+        **case.suite.plugin.prompt_context(case),
         "case_id": case.id,
         "title": case.title,
         "problem": visible.problem,

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simcodebench.core.measurement import Evaluation
+from simcodebench.core.measurement import Measurement
 
 
 class ContractViolation(Exception):
@@ -21,9 +21,9 @@ class ContractViolation(Exception):
         self.outcome = outcome
         self.message = message
 
-    def as_evaluation(self) -> Evaluation:
-        """The violation as an :class:`Evaluation`."""
-        return Evaluation(outcome=self.outcome, message=self.message)  # type: ignore[arg-type]
+    def as_evaluation(self) -> Measurement:
+        """The violation as an :class:`Measurement`."""
+        return Measurement(outcome=self.outcome, message=self.message)  # type: ignore[arg-type]
 
 
 def _load_file(spec: dict[str, Any], path: Path) -> dict[str, Any]:

@@ -6,8 +6,10 @@ renamed after its folder, and gets one case folder per upstream item; the result
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,8 @@ import yaml
 from simcodebench.core.cases import validate_path
 from simcodebench.core.errors import InputError
 from simcodebench.core.io import atomic_write_text, read_yaml
+from simcodebench.core.plugin import CommandGroups
+from simcodebench.core.project import cases_root
 
 
 def read_json_input(path: Path) -> Any:
@@ -68,3 +72,31 @@ def write_case(folder: Path, case: dict[str, Any], files: dict[str, str]) -> Non
 def validated(out: Path) -> int:
     """Validate the written suite like any other; return its number of cases."""
     return len(validate_path(out))
+
+
+Importer = Callable[..., int]
+"""``importer(path, out, **options) -> number of cases written``."""
+
+
+def add_import_command(
+    groups: CommandGroups,
+    benchmark: str,
+    importer: Importer,
+    path_help: str,
+    options: Callable[[argparse.Namespace], dict[str, Any]] | None = None,
+) -> argparse.ArgumentParser:
+    """Add ``simcodebench import BENCHMARK PATH [--out FOLDER]``: the upstream data written by ``importer`` as a
+    suite of cases (default folder ``cases/<benchmark>``); ``options`` turns the parsed arguments into the
+    importer's keyword options. Returns the subcommand's parser, for options of its own."""
+    parser = groups["import"].add_parser(benchmark, help=f"write {benchmark}'s upstream data as a suite of cases")
+    parser.add_argument("path", help=path_help)
+    parser.add_argument("--out", help=f"suite folder to write (default: cases/{benchmark})")
+
+    def run(args: argparse.Namespace) -> int:
+        out = Path(args.out) if args.out else cases_root() / benchmark
+        count = importer(Path(args.path), out, **(options(args) if options else {}))
+        print(f"ok: {count} case(s) written to {out}")
+        return 0
+
+    parser.set_defaults(func=run)
+    return parser

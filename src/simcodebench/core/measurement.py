@@ -9,7 +9,7 @@ Outcome = Literal["ok", "missing", "format", "nonfinite", "invalid"]
 
 
 @dataclass
-class Evaluation:
+class Measurement:
     """The verdict on a run's outputs before thresholds are applied.
 
     ``outcome`` is ``missing`` (a contract file is absent), ``format`` (unreadable, wrong shape, missing

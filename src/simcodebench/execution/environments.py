@@ -1,8 +1,9 @@
 """Solver environments provisioned on this machine (``simcodebench env setup NAME``).
 
-Virtualenv environments install pinned PyPI packages into ``.envs/<name>`` with the harness's interpreter, or
-with a discovered newer one where the wheels need it (``MIN_PYTHON``); what pip resolved is frozen into
-``.envs/<name>/requirements.lock``. Debian environments (``APT_ENVIRONMENTS``) are system packages: they are
+The recipes are :class:`~simcodebench.core.plugin.EnvironmentSpec`: ``python`` here, the others from the suite
+plugins that run in them. Virtualenv environments install pinned PyPI packages into ``.envs/<name>`` with the
+harness's interpreter, or with a discovered newer one where the wheels need it (``min_python``); what pip resolved
+is frozen into ``.envs/<name>/requirements.lock``. Debian environments (kind ``apt``) are system packages: they are
 checked, installed with apt-get when running as root, and their versions recorded in ``.envs/<name>/versions.txt``.
 The same versions are pinned in ``workflow/envs/<name>.yaml`` (conda) and ``containers/<name>.def``
 (Apptainer); ``tests/test_envs_agree.py`` checks they agree.
@@ -19,73 +20,41 @@ from pathlib import Path
 
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.io import atomic_write_text, canonical_json, sha256_text
+from simcodebench.core.plugin import EnvironmentSpec
 from simcodebench.core.project import project_root
+from simcodebench.core.registry import plugins
 from simcodebench.execution.interpreters import find_python, interpreter_version
 
-PYTHON_PACKAGES = (
-    "numpy==2.4.6",
-    "scipy==1.17.1",
-    "matplotlib==3.11.2",
-    "pandas==2.3.3",
-    "scikit-learn==1.9.1",
+PYTHON = EnvironmentSpec(
+    "python", ("numpy==2.4.6", "scipy==1.17.1", "matplotlib==3.11.2", "pandas==2.3.3", "scikit-learn==1.9.1")
 )
-"""The `python` environment: Re^4's and CFDCodeBench's programmers' stack. pandas and scikit-learn are there because
-Re^4's released keyhole programs (all of them, from three models) read the data set with pandas and fit the
-exponents with scikit-learn. pandas stays on the 2.x line those programs were written for (2025): pandas 3 removed
-``read_csv(delim_whitespace=...)``, which one of them uses."""
-DOLFINX_PACKAGES = (
-    "dolfinx-solver-real==0.11.0.post0",
-    "gmsh==4.15.2",
-    "sympy==1.14.0",
-    "numpy==2.5.5",
-    "scipy==1.18.1",
-)
-FEA_PACKAGES = (
-    "dolfinx-solver-real==0.11.0.post0",
-    "gmsh==4.15.2",
-    "sympy==1.14.0",
-    "numpy==2.5.5",
-    "scipy==1.18.1",
-    "scikit-fem==12.0.2",
-)
-"""FEABench re-posed for open solvers (suite ``fea``): scikit-fem and DOLFINx side by side."""
-DEALII_PACKAGES = ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make")
-OPENFOAM_PACKAGES = ("openfoam",)
-"""Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`.openfoam`."""
-GENESIS_PACKAGES = ("torch==2.13.0", "genesis-world==1.4.5", "av==18.1.0")
-"""Genesis on PyTorch (torch first: here it resolves to the local CPU wheel; see the README for CPU or CUDA
-indexes elsewhere) and PyAV, which the physics scorer uses to read the videos."""
+"""The environment plain Python programs run in (Re^4's and CFDCodeBench's programmers' stack; suites bring the
+others). pandas and scikit-learn are there because Re^4's released keyhole programs (all of them, from three
+models) read the data set with pandas and fit the exponents with scikit-learn. pandas stays on the 2.x line those
+programs were written for (2025): pandas 3 removed ``read_csv(delim_whitespace=...)``, which one of them uses."""
 
-ENVIRONMENTS: dict[str, tuple[str, ...]] = {
-    "python": PYTHON_PACKAGES,
-    "dolfinx": DOLFINX_PACKAGES,
-    "dealii": DEALII_PACKAGES,
-    "openfoam": OPENFOAM_PACKAGES,
-    "fea": FEA_PACKAGES,
-    "genesis": GENESIS_PACKAGES,
-}
-MIN_PYTHON: dict[str, tuple[int, int]] = {"dolfinx": (3, 12), "fea": (3, 12)}
-"""Environments whose wheels need a newer interpreter than the harness's (found by :mod:`.interpreters`)."""
-APT_ENVIRONMENTS = frozenset({"dealii", "openfoam"})
-"""Environments made of Debian packages (``ENVIRONMENTS`` lists the package names) rather than a virtualenv."""
-SMOKE_TESTS: dict[str, str] = {
-    "dolfinx": "from mpi4py import MPI; import dolfinx, gmsh, sympy",
-    "fea": "from mpi4py import MPI; import dolfinx, gmsh, scipy, skfem, sympy; skfem.MeshTri().refined(1)",
-    "genesis": "import av, torch, genesis; assert torch.__version__.startswith('2.13.0'), torch.__version__",
-}
 KERNEL_CACHE = "kernel-cache"
-"""An environment's compiled-kernel cache (an ``XDG_CACHE_HOME``), warmed once here and copied into each run."""
-CACHE_WARMUPS: dict[str, str] = {
-    "genesis": (
-        "import genesis as gs; gs.init(backend=gs.cpu, logging_level='warning'); "
-        "s = gs.Scene(show_viewer=False); s.add_entity(gs.morphs.Plane()); "
-        "s.add_entity(gs.morphs.Sphere(radius=0.1, pos=(0, 0, 1))); "
-        "c = s.add_camera(res=(64, 32), pos=(2, 2, 1), lookat=(0, 0, 0.3), GUI=False); s.build(); "
-        "[(s.step(), c.render()) for _ in range(3)]"
-    ),
-}
-"""Code run once after provisioning with ``XDG_CACHE_HOME`` at ``<prefix>/KERNEL_CACHE``: Genesis compiles the
-kernels of a rigid scene and its camera (minutes cold), which every run then finds in its copy of the cache."""
+"""An environment's compiled-kernel cache (an ``XDG_CACHE_HOME``), warmed once (``EnvironmentSpec.warmup``) and
+copied into each run."""
+
+
+def environment_specs() -> dict[str, EnvironmentSpec]:
+    """Every environment this installation can provision: ``python`` and those the suite plugins bring."""
+    specs = {PYTHON.name: PYTHON}
+    for plugin in plugins().values():
+        for spec in plugin.environments():
+            if specs.get(spec.name, spec) != spec:
+                raise InfrastructureError(f"suite plugin '{plugin.name}' redefines environment '{spec.name}'")
+            specs[spec.name] = spec
+    return specs
+
+
+def environment_spec(name: str) -> EnvironmentSpec:
+    """The recipe of environment ``name``; raise :class:`InfrastructureError` when no suite brings it."""
+    specs = environment_specs()
+    if name not in specs:
+        raise InfrastructureError(f"no local recipe for environment '{name}'; known: {sorted(specs)}")
+    return specs[name]
 
 
 @dataclass(frozen=True)
@@ -117,19 +86,19 @@ def compiled_form_cache(environment: str) -> Path:
     return envs_root() / f"{environment}-oracle-cache"
 
 
-def _stamp(name: str, python: tuple[int, int] | None) -> str:
-    return sha256_text(canonical_json({"name": name, "packages": ENVIRONMENTS[name], "python": python}))
+def _stamp(spec: EnvironmentSpec, python: tuple[int, int] | None) -> str:
+    return sha256_text(canonical_json({"name": spec.name, "packages": spec.packages, "python": python}))
 
 
 def _ready(env: SolverEnvironment) -> bool:
-    if env.name in APT_ENVIRONMENTS:
+    if environment_spec(env.name).kind == "apt":
         return (env.prefix / ".simcodebench-stamp").is_file()
     return env.python.exists()
 
 
 def get_environment(name: str) -> SolverEnvironment:
     """The provisioned environment ``name``; raise :class:`InfrastructureError` when it is not set up."""
-    if name not in ENVIRONMENTS:
+    if name not in environment_specs():
         raise InfrastructureError(f"solver environment '{name}' cannot be provisioned locally by this version")
     env = SolverEnvironment(name, envs_root() / name)
     if not _ready(env):
@@ -142,16 +111,15 @@ def get_environment(name: str) -> SolverEnvironment:
 def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
     """Provision environment ``name``: create (or reuse, when its stamp matches) its virtualenv, or check and
     install its Debian packages."""
-    if name not in ENVIRONMENTS:
-        raise InfrastructureError(f"no local recipe for environment '{name}'; known: {sorted(ENVIRONMENTS)}")
+    spec = environment_spec(name)
     env = SolverEnvironment(name, envs_root() / name)
-    if name in APT_ENVIRONMENTS:
-        return _setup_apt(env)
+    if spec.kind == "apt":
+        return _setup_apt(env, spec)
     stamp_file = env.prefix / ".simcodebench-stamp"
     current = stamp_file.is_file() and env.python.exists()
-    if not force and current and stamp_file.read_text() == _stamp(name, interpreter_version(str(env.python))):
+    if not force and current and stamp_file.read_text() == _stamp(spec, interpreter_version(str(env.python))):
         return env
-    interpreter = find_python(MIN_PYTHON[name], f"environment '{name}'") if name in MIN_PYTHON else sys.executable
+    interpreter = find_python(spec.min_python, f"environment '{name}'") if spec.min_python else sys.executable
     subprocess.run([interpreter, "-m", "venv", "--clear", str(env.prefix)], check=True)
     subprocess.run(
         [
@@ -161,7 +129,7 @@ def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
             "install",
             "--quiet",
             "--disable-pip-version-check",
-            *ENVIRONMENTS[name],
+            *spec.packages,
         ],
         check=True,
     )
@@ -171,11 +139,11 @@ def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
             check=True,
             env={**os.environ, "MPLCONFIGDIR": str(env.prefix / "mplconfig"), "MPLBACKEND": "Agg"},
         )
-    if name in SMOKE_TESTS:
-        subprocess.run([str(env.python), "-c", SMOKE_TESTS[name]], check=True, cwd=env.prefix)
-    if name in CACHE_WARMUPS:
+    if spec.smoke_test:
+        subprocess.run([str(env.python), "-c", spec.smoke_test], check=True, cwd=env.prefix)
+    if spec.warmup:
         cache_env = {**os.environ, "XDG_CACHE_HOME": str(env.prefix / KERNEL_CACHE)}
-        subprocess.run([str(env.python), "-c", CACHE_WARMUPS[name]], check=True, cwd=env.prefix, env=cache_env)
+        subprocess.run([str(env.python), "-c", spec.warmup], check=True, cwd=env.prefix, env=cache_env)
     frozen = subprocess.run(
         [str(env.python), "-m", "pip", "freeze", "--disable-pip-version-check"],
         check=True,
@@ -183,7 +151,7 @@ def setup_environment(name: str, force: bool = False) -> SolverEnvironment:
         text=True,
     ).stdout
     atomic_write_text(env.prefix / "requirements.lock", frozen)
-    atomic_write_text(stamp_file, _stamp(name, interpreter_version(str(env.python))))
+    atomic_write_text(stamp_file, _stamp(spec, interpreter_version(str(env.python))))
     return env
 
 
@@ -198,9 +166,9 @@ def _installed_versions(packages: tuple[str, ...]) -> dict[str, str | None]:
     return versions
 
 
-def _setup_apt(env: SolverEnvironment) -> SolverEnvironment:
+def _setup_apt(env: SolverEnvironment, spec: EnvironmentSpec) -> SolverEnvironment:
     """Check (and, as root, install) the Debian packages of ``env``; record their versions."""
-    packages = ENVIRONMENTS[env.name]
+    packages = spec.packages
     if shutil.which("dpkg-query") is None:
         raise InfrastructureError(
             f"environment '{env.name}' is made of Debian packages and this machine has no dpkg; "
@@ -221,5 +189,5 @@ def _setup_apt(env: SolverEnvironment) -> SolverEnvironment:
     versions = _installed_versions(packages)
     (env.prefix / "bin").mkdir(parents=True, exist_ok=True)  # what the sandbox puts on PATH (programs are in /usr)
     atomic_write_text(env.prefix / "versions.txt", "".join(f"{p}={v}\n" for p, v in versions.items()))
-    atomic_write_text(env.prefix / ".simcodebench-stamp", _stamp(env.name, None))
+    atomic_write_text(env.prefix / ".simcodebench-stamp", _stamp(spec, None))
     return env

@@ -13,7 +13,7 @@ from typing import Any
 from simcodebench import __version__
 from simcodebench.core.io import canonical_json, sha256_text
 from simcodebench.core.project import project_root
-from simcodebench.execution.environments import ENVIRONMENTS
+from simcodebench.execution.environments import environment_specs
 
 
 def utc_now() -> str:
@@ -76,13 +76,19 @@ def machine_fingerprint() -> dict[str, Any]:
     return info
 
 
+def _packages(environment: str | None) -> tuple[str, ...]:
+    """The pinned packages of ``environment`` (none for an environment no suite brings, or none at all)."""
+    spec = environment_specs().get(environment or "")
+    return spec.packages if spec else ()
+
+
 def provenance(environment: str | None = None, runtime: str | None = None) -> dict[str, Any]:
     """The provenance block every record carries."""
     return {
         "simcodebench": __version__,
         "git_commit": git_commit(),
         "machine": machine_fingerprint(),
-        "environment": {"name": environment, "packages": list(ENVIRONMENTS.get(environment or "", ()))},
+        "environment": {"name": environment, "packages": list(_packages(environment))},
         "runtime": runtime,
         "created": utc_now(),
     }

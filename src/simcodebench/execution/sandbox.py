@@ -15,7 +15,6 @@ from simcodebench.execution.environments import SolverEnvironment, get_environme
 from simcodebench.execution.mpi import host_launcher, launcher, launcher_environment
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import RunRequest, RunResult, run
-from simcodebench.suites import get_scorer
 
 INFRA_RETRIES = 1
 NO_ENVIRONMENT = "none"
@@ -24,7 +23,7 @@ NOTHING_TO_RUN = "nothing to run: the suite scores the artifact itself (environm
 
 def prepare_run_dir(case: Case, solution_dir: Path, run_dir: Path) -> None:
     """Empty ``run_dir``, then copy in the solution files, the case's visible inputs and whatever the suite
-    scorer's ``prepare_run`` adds (nothing else)."""
+    plugin's ``prepare_run`` adds (nothing else)."""
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
@@ -35,9 +34,7 @@ def prepare_run_dir(case: Case, solution_dir: Path, run_dir: Path) -> None:
             shutil.copy2(item, run_dir / item.name)
     for name in case.visible.inputs:
         shutil.copy2(case.folder / name, run_dir / Path(name).name)
-    harness_files = getattr(get_scorer(case.suite.data["scorer"]), "prepare_run", None)
-    if harness_files is not None:  # the suite's own files next to the solution (a runner, the visible spec)
-        harness_files(case, run_dir)
+    case.suite.plugin.prepare_run(case, run_dir)  # the suite's own files (a runner, the visible spec)
 
 
 def seed_caches(environment: SolverEnvironment, run_dir: Path) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Calibration: time the oracle on the judging machine and derive the case's thresholds.
+"""The ``calibrate`` stage (``workflow/rules/calibrate.smk``): time the oracle on the judging machine and derive
+the case's thresholds.
 
 ``t_base`` is the median wall time of ``repeats`` oracle runs after ``warmup`` untimed ones, measured exactly
 as an agent's run is measured (same runtime, same limits; interpreter start, imports and any JIT are inside).
@@ -7,17 +8,26 @@ as an agent's run is measured (same runtime, same limits; interpreter start, imp
 
 from __future__ import annotations
 
+import logging
 import shutil
 import statistics
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents.artifacts import extract_files, oracle_reply, write_solution
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.core.case_failures import failure, failure_of, write_failed_calibration
 from simcodebench.core.cases import Case
-from simcodebench.core.references import Reference
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.io import write_json
+from simcodebench.core.logs import job_log
+from simcodebench.core.references import Reference, load_reference
 from simcodebench.execution.provenance import provenance
+from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
-from simcodebench.pipeline.gates import evaluate_run
+from simcodebench.pipeline.plan import Plan
+
+log = logging.getLogger("simcodebench")
 
 
 class CalibrationError(Exception):
@@ -90,12 +100,12 @@ def calibrate_case(
             raise CalibrationError(
                 f"{case.key}: the oracle run {index} ended '{result.status}' ({result.message}); stderr tail:\n{stderr}"
             )
-        evaluation = evaluate_run(case, run_dir, reference)
-        if evaluation.outcome != "ok" or evaluation.error is None:
-            raise CalibrationError(f"{case.key}: the oracle's outputs are unusable: {evaluation.message}")
+        measurement = case.suite.plugin.measure(case, run_dir, reference)
+        if measurement.outcome != "ok" or measurement.error is None:
+            raise CalibrationError(f"{case.key}: the oracle's outputs are unusable: {measurement.message}")
         if index >= settings["warmup"]:
             walls.append(result.wall_s)
-            errors.append(evaluation.error)
+            errors.append(measurement.error)
     policy = case.threshold_policy()
     e_base, t_base = statistics.median(errors), statistics.median(walls)
     limit = policy["accuracy"].get("e_base_limit")
@@ -122,3 +132,45 @@ def calibrate_case(
         "timing_includes": "interpreter start, imports and the whole script, as for an agent's run",
         "provenance": provenance(case.suite.environment, runtime),
     }
+
+
+def make_calibration(
+    case: Case,
+    ref_json: Path,
+    ref_h5: Path,
+    out: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> None:
+    """Time the oracle (``mpi``: the job's MPI launcher; ``images``: apptainer images) and write the case's
+    thresholds; a failed reference, or a calibration that raises, is recorded instead (:mod:`.case_failures`)."""
+    failed = failure_of(ref_json)
+    if failed is not None:
+        write_failed_calibration(out, failed)
+        return
+    concrete = resolve_runtime(runtime, case.suite.environment, images)
+    log.info("calibration %s: oracle runs on runtime %s", case.key, concrete)
+    work = out.with_suffix(".work")
+    try:
+        record = calibrate_case(case, load_reference(ref_json, ref_h5), work, concrete, mpi, images)
+    except InfrastructureError:  # the machine's failure, not the case's: the job fails and is retried
+        raise
+    except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
+        write_failed_calibration(out, failure("calibration", exc))
+        return
+    write_json(out, record)
+
+
+def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``calibration`` (its messages, and why it failed, in ``log``)."""
+    with job_log(Path(log[0])):
+        make_calibration(
+            plan.case(wildcards.suite, wildcards.case),
+            Path(input.ref_json),
+            Path(input.ref_h5),
+            Path(output[0]),
+            plan.runtime,
+            resources.get("mpi"),
+            plan.images,
+        )

@@ -1,6 +1,7 @@
-"""The body of one ``evaluate`` job: execute [+ converge] + score each member of a batch in turn, then write the
-batch record. A kill loses no finished member: each is appended to ``<batch>.partial.json`` with a hash of its
-inputs, and a restarted job keeps the members listed there whose inputs did not change."""
+"""The ``evaluate`` stage (``workflow/rules/evaluate.smk``): one job executes [+ converges] + scores each member
+of a batch in turn, then writes the batch record. A kill loses no finished member: each is appended to
+``<batch>.partial.json`` with a hash of its inputs, and a restarted job keeps the members listed there whose inputs
+did not change."""
 
 from __future__ import annotations
 
@@ -10,10 +11,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from simcodebench.core.cases import Case
 from simcodebench.core.io import read_json, sha256_file, write_json
-from simcodebench.pipeline import steps
+from simcodebench.core.layout import MANIFEST
+from simcodebench.core.logs import job_log
+from simcodebench.execution.runtime import resolve_runtime
+from simcodebench.execution.sandbox import execute_solution, write_run_record
 from simcodebench.pipeline.convergence import make_convergence
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.score import make_score
 
 log = logging.getLogger("simcodebench")
 
@@ -66,13 +72,15 @@ def evaluate_batch(plan: Plan, suite: str, attempt: int, batch: str, out: Path, 
 
 
 def _member_paths(plan: Plan, agent: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Path]:
-    base = Path(plan.sample_dir(agent, suite, case_id, sample)) / str(attempt)
+    files = {
+        "response": "response.json",
+        "manifest": MANIFEST,
+        "run": "run/run.json",
+        "converge": "converge/converge.json",
+        "score": "score.json",
+    }
     return {
-        "response": base / "response.json",
-        "manifest": base / "solution" / "manifest.json",
-        "run": base / "run" / "run.json",
-        "converge": base / "converge" / "converge.json",
-        "score": base / "score.json",
+        key: Path(plan.layout.attempt_file(agent, suite, case_id, sample, attempt, name)) for key, name in files.items()
     } | {name: Path(path) for name, path in plan.case_outputs(suite, case_id).items()}
 
 
@@ -82,7 +90,7 @@ def _evaluate_member(
     """Today's execute [+ converge] + score of one (case, sample, attempt); its outcome and where its time went."""
     case = plan.case(suite, case_id)
     start = time.perf_counter()
-    steps.make_run(case, paths["manifest"], paths["run"], plan.runtime, mpi, plan.images)
+    make_run(case, paths["manifest"], paths["run"], plan.runtime, mpi, plan.images)
     converge_s = None
     convergence = "convergence" in case.suite.data
     if convergence:
@@ -100,7 +108,7 @@ def _evaluate_member(
             plan.images,
         )
         converge_s = time.perf_counter() - converge_start
-    steps.make_score(
+    make_score(
         plan.agents[agent],
         case,
         sample,
@@ -131,3 +139,35 @@ def _evaluate_member(
             "harness": total_s - run_s - (converge_s or 0.0),
         },
     }
+
+
+def make_run(
+    case: Case,
+    manifest_path: Path,
+    out_run: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> None:
+    """Execute the artifact (when there is one; ``mpi``: the job's MPI launcher; ``images``: apptainer images)
+    and write ``run/run.json``."""
+    manifest = read_json(manifest_path)
+    concrete = resolve_runtime(runtime, case.suite.environment, images)
+    if manifest["status"] != "ok":
+        write_run_record(out_run, None, case, concrete, f"no artifact ({manifest['status']})")
+        return
+    result = execute_solution(case, manifest_path.parent, out_run.parent, concrete, mpi, images)
+    write_run_record(out_run, result, case, concrete)
+
+
+def run(plan: Plan, wildcards: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``evaluate``: execute [+ converge] + score every member of the batch (:mod:`.batch`)."""
+    with job_log(Path(log[0])):
+        evaluate_batch(
+            plan,
+            wildcards.suite,
+            int(wildcards.attempt),
+            wildcards.batch,
+            Path(output[0]),
+            resources.get("mpi"),
+        )

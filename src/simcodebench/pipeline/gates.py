@@ -6,26 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from simcodebench.core.cases import Case
-from simcodebench.core.measurement import Evaluation
+from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
-from simcodebench.suites import get_scorer
 
-FAILURE_CLASSES = (
-    "Pass",
-    "F-NoResponse",
-    "F-Extract",
-    "F-Timeout",
-    "F-Exec",
-    "F-Missing",
-    "F-Format",
-    "F-NaN",
-    "F-Valid",
-    "F-Acc",
-    "F-Conv",
-    "F-Time",
-    "F-Infra",
-)
-MODEL_FAILURES = tuple(c for c in FAILURE_CLASSES if c not in ("Pass", "F-Infra"))
 OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN", "invalid": "F-Valid"}
 RUN_CLASS = {"timeout": "F-Timeout", "error": "F-Exec", "killed": "F-Exec", "infra": "F-Infra"}
 
@@ -46,26 +29,19 @@ class GateRecorder:
         return passed
 
 
-def evaluate_run(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
-    """Ask the suite's scorer what the run's outputs are worth."""
-    return get_scorer(case.suite.data["scorer"]).evaluate(case, run_dir, reference)
-
-
 def run_metrics(case: Case, run: dict[str, Any], run_dir: Path) -> dict[str, float]:
-    """The suite scorer's metrics of a run that started, whatever its outcome (empty without ``run_metrics``):
+    """The suite plugin's metrics of a run that started, whatever its outcome (its ``run_metrics``):
     what the run itself measured, such as the fea suite's executability."""
-    measure = getattr(get_scorer(case.suite.data["scorer"]), "run_metrics", None)
-    if measure is None or run.get("status") in (None, "not_run") or not run_dir.is_dir():
+    if run.get("status") in (None, "not_run") or not run_dir.is_dir():
         return {}
-    return measure(case, run_dir)
+    return case.suite.plugin.run_metrics(case, run_dir)
 
 
 def solution_diagnostics(case: Case, manifest: dict[str, Any], solution_dir: Path | None) -> dict[str, float]:
-    """The suite scorer's diagnostics of an extracted artifact (empty without one or without ``diagnose``)."""
-    diagnose = getattr(get_scorer(case.suite.data["scorer"]), "diagnose", None)
-    if diagnose is None or solution_dir is None or manifest["status"] != "ok":
+    """The suite plugin's diagnostics of an extracted artifact (its ``diagnose``; empty without an artifact)."""
+    if solution_dir is None or manifest["status"] != "ok":
         return {}
-    return diagnose(case, solution_dir)
+    return case.suite.plugin.diagnose(case, solution_dir)
 
 
 def output_words(case: Case, run_dir: Path) -> list[str]:
@@ -79,15 +55,6 @@ def output_words(case: Case, run_dir: Path) -> list[str]:
         if (run_dir / name).is_file()
     )
     return [word for word in words if word in text]
-
-
-def timed_metrics(
-    case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]
-) -> dict[str, float]:
-    """The suite scorer's metrics that need the run's record and its calibrated time limit (empty without
-    ``timed_metrics``): the physics suite's S_exec, earned only by a run that ended cleanly within the limit."""
-    measure = getattr(get_scorer(case.suite.data["scorer"]), "timed_metrics", None)
-    return {} if measure is None else measure(case, run, tau_time, metrics)
 
 
 def run_gate(case: Case, run: dict[str, Any], run_dir: Path) -> tuple[bool, str, str]:
@@ -122,11 +89,11 @@ def score_attempt(
 ) -> dict[str, Any]:
     """Apply the gates in order (response, extraction, run, outputs, accuracy, convergence, time) to one attempt.
 
-    A calibration without an accuracy threshold (policy ``none``) has no accuracy gate: an ``ok`` evaluation
+    A calibration without an accuracy threshold (policy ``none``) has no accuracy gate: an ``ok`` measurement
     passes it, with or without an error.
 
     The convergence gate applies only with a ``convergence`` record (suites with ``convergence`` in suite.yaml,
-    see :mod:`simcodebench.pipeline.convergence`). A scorer with ``diagnose(case, solution_dir) -> dict`` adds
+    see :mod:`simcodebench.pipeline.convergence`). The plugin's ``diagnose`` adds
     diagnostics of the extracted artifact itself (whether or not it ran) to ``metrics``; they never gate. A
     suite with ``scoring.report_failed_runs`` also reports the metrics of a failed run's outputs. A
     suite's ``class_map`` renames the class of the first missed gate (``gate_class``) into the class the suite's
@@ -135,7 +102,7 @@ def score_attempt(
     thresholds = calibration["thresholds"]
     tau_acc, tau_time = thresholds["accuracy"], thresholds.get("time")
     gates = GateRecorder()
-    evaluation: Evaluation | None = None
+    measurement: Measurement | None = None
     failed_run_metrics: dict[str, float] = {}
     extracted = gates.check(
         "response",
@@ -144,23 +111,23 @@ def score_attempt(
         response.get("reason", "") if response["status"] != "ok" else "",
     ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
     if extracted and not gates.check("run", *run_gate(case, run, run_dir)) and reports_failed_runs(case):
-        failed_run_metrics = evaluate_run(case, run_dir, reference).metrics
+        failed_run_metrics = case.suite.plugin.measure(case, run_dir, reference).metrics
     if gates.failure is None:
-        evaluation = evaluate_run(case, run_dir, reference)
+        measurement = case.suite.plugin.measure(case, run_dir, reference)
         if gates.check(
             "outputs",
-            evaluation.outcome == "ok",
-            OUTCOME_CLASS.get(evaluation.outcome, "F-Format"),
-            evaluation.message,
+            measurement.outcome == "ok",
+            OUTCOME_CLASS.get(measurement.outcome, "F-Format"),
+            measurement.message,
         ):
             accurate = tau_acc is None  # no accuracy gate (Re^4's execution success, re4@paper)
             if not accurate:
-                assert evaluation.error is not None
+                assert measurement.error is not None
                 accurate = gates.check(
                     "accuracy",
-                    evaluation.error <= tau_acc,
+                    measurement.error <= tau_acc,
                     "F-Acc",
-                    f"error {evaluation.error:.3e} vs threshold {tau_acc:.3e}",
+                    f"error {measurement.error:.3e} vs threshold {tau_acc:.3e}",
                 )
             if accurate and convergence is not None:
                 gates.check("convergence", bool(convergence.get("converged")), "F-Conv", convergence["message"])
@@ -176,7 +143,7 @@ def score_attempt(
     metrics = {
         **solution_diagnostics(case, manifest, solution_dir),
         **run_metrics(case, run, run_dir),
-        **(evaluation.metrics if evaluation else failed_run_metrics),
+        **(measurement.metrics if measurement else failed_run_metrics),
         **(convergence or {}).get("metrics", {}),
     }
     return {
@@ -186,8 +153,8 @@ def score_attempt(
         "passed": failure == "Pass",
         "gates": gates.gates,
         "message": gates.message,
-        "error": evaluation.error if evaluation else None,
-        "metrics": {**metrics, **timed_metrics(case, run, tau_time, metrics)},
+        "error": measurement.error if measurement else None,
+        "metrics": {**metrics, **case.suite.plugin.timed_metrics(case, run, tau_time, metrics)},
         "tau_acc": tau_acc,
         "tau_time": tau_time,
         "wall_s": run.get("wall_s"),

@@ -11,13 +11,12 @@ from typing import Any
 from simcodebench.agents.settings import Agent, load_agents
 from simcodebench.core.cases import Case, load_suite_cases, split_suite_name
 from simcodebench.core.errors import InputError
+from simcodebench.core.layout import MANIFEST, Layout
 from simcodebench.core.project import cases_root
+from simcodebench.core.registry import use_folders
 from simcodebench.execution.runtime.apptainer import resolve_image
 from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.batching import Member, pack
-
-RESULTS = "results"
-"""Every output goes under ``results/`` of the working directory (``snakemake --directory`` moves it)."""
 
 SHORT_RUNTIME_MIN = 5
 """Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
@@ -43,13 +42,14 @@ class Plan:
     force_reply: bool = False
     mpi: str = "mpiexec"
     images: dict[str, str] = field(default_factory=dict)
-    results: str = RESULTS
+    layout: Layout = field(default_factory=Layout)
     samples_per_job: int = SAMPLES_PER_JOB
     _memo: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], config_file: str = "config/config.yaml") -> Plan:
         """Build the plan; bad agents, suites or case ids raise one :class:`InputError` line."""
+        use_folders(config.get("plugins") or [], config_file)
         root = Path(config.get("cases_dir") or cases_root())
         cases: dict[tuple[str, str], Case] = {}
         wanted = config.get("cases") or {}
@@ -96,14 +96,10 @@ class Plan:
         """The case behind the ``suite`` and ``case`` wildcards."""
         return self.cases[(suite, case)]
 
-    def sample_dir(self, agent: str, suite: str, case: str, sample: int | str) -> str:
-        """``results/runs/<agent>/<suite>/<case>/<sample>``."""
-        return f"{self.results}/runs/{agent}/{suite}/{case}/{sample}"
-
     def final_targets(self) -> list[str]:
         """Every sample's ``final.json`` (written by ``aggregate``)."""
         return [
-            f"{self.sample_dir(a.name, s, c, i)}/final.json"
+            self.layout.final(a.name, s, c, i)
             for a in self.agents.values()
             for (s, c), case in self.cases.items()
             for i in range(a.samples(case))
@@ -111,8 +107,10 @@ class Plan:
 
     def score_paths(self, agent: str, suite: str, case: str, sample: int | str) -> list[str]:
         """Every attempt's ``score.json`` of one sample."""
-        base = self.sample_dir(agent, suite, case, sample)
-        return [f"{base}/{a}/score.json" for a in range(self.agents[agent].attempts)]
+        return [
+            self.layout.attempt_file(agent, suite, case, sample, a, "score.json")
+            for a in range(self.agents[agent].attempts)
+        ]
 
     def suites(self) -> list[str]:
         """The selected suites, in config order."""
@@ -154,16 +152,12 @@ class Plan:
             self._memo[key] = {m: b for b, members in self.batches(suite, attempt).items() for m in members}
         return self._memo[key][(agent, case, int(sample))]
 
-    def batch_path(self, suite: str, attempt: int | str, batch: str) -> str:
-        """``results/batches/<suite>/<attempt>/<batch>.json``, the batch's record."""
-        return f"{self.results}/batches/{suite}/{attempt}/{batch}.json"
-
     def batch_targets(self, agent: str | None = None, case: tuple[str, str] | None = None) -> list[str]:
         """Every batch record of every attempt (only of batches holding a sample of ``agent``, of ``case``, or of
         both, when given)."""
         attempts = max((a.attempts for a in self.agents.values()), default=0)
         return [
-            self.batch_path(suite, attempt, batch)
+            self.layout.batch_record(suite, attempt, batch)
             for suite in self.suites()
             if case is None or case[0] == suite
             for attempt in range(attempts)
@@ -179,7 +173,7 @@ class Plan:
         """What an ``evaluate`` job reads: each member's solution manifest (the last file its ``ask`` writes),
         its cases' references and calibrations."""
         members = self.batch_members(suite, attempt, batch)
-        manifests = [f"{self.sample_dir(a, suite, c, i)}/{attempt}/solution/manifest.json" for a, c, i in members]
+        manifests = [self.layout.attempt_file(a, suite, c, i, attempt, MANIFEST) for a, c, i in members]
         cases = dict.fromkeys(c for _, c, _ in members)
         return manifests + [path for c in cases for path in self.case_outputs(suite, c).values()]
 
@@ -187,9 +181,9 @@ class Plan:
         """The case's reference (``ref_json``, ``ref_h5``) and ``calibration`` files, which its samples' scoring
         reads."""
         return {
-            "ref_json": f"{self.results}/references/{suite}/{case}/reference.json",
-            "ref_h5": f"{self.results}/references/{suite}/{case}/reference.h5",
-            "calibration": f"{self.results}/calibration/{suite}/{case}.json",
+            "ref_json": self.layout.reference(suite, case, "json"),
+            "ref_h5": self.layout.reference(suite, case, "h5"),
+            "calibration": self.layout.calibration(suite, case),
         }
 
     def batch_resources(self, suite: str, attempt: int | str, batch: str) -> dict[str, Any]:
@@ -209,7 +203,7 @@ class Plan:
 
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""
-        return [f"{self.results}/calibration/{s}/{c}.json" for s, c in self.cases]
+        return [self.layout.calibration(s, c) for s, c in self.cases]
 
     def case_files(self, suite: str, case: str) -> list[str]:
         """Every file of the case's folder and of its oracle (a file or folder that cases may share outside it,

@@ -1,5 +1,6 @@
 """The tidy frame broken down into small frames: pass rates and pass@k per agent, failure classes, attempts,
-strategy stages (Re^4, SMRF), best-of-n selections, mutant checks, FoamBench's and CFDQuery's columns. The
+strategy stages (Re^4, SMRF), best-of-n selections, mutant checks (suites break down their own in their
+``report`` hook). The
 markdown tables in :mod:`simcodebench.report.tables` render them."""
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ import math
 
 import pandas as pd
 
-from simcodebench.pipeline.gates import FAILURE_CLASSES
-from simcodebench.report.collect import INFRA
+from simcodebench.core.failure_classes import FAILURE_CLASSES, INFRA
 from simcodebench.report.stats import pass_at_k, wilson_interval
 
 SAMPLE = ["agent", "suite", "case", "sample"]
@@ -23,7 +23,8 @@ def finals_of(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["final"]]
 
 
-def _counted(frame: pd.DataFrame) -> pd.DataFrame:
+def counted(frame: pd.DataFrame) -> pd.DataFrame:
+    """Final attempts that count: F-Infra left out."""
     finals = finals_of(frame)
     return finals[finals["failure_class"] != INFRA]
 
@@ -46,11 +47,11 @@ def agent_stats(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for agent, finals in finals_of(frame).groupby("agent"):
         infra = finals["failure_class"].eq(INFRA)
-        counted = finals[~infra]
-        n, passed = len(counted), int(counted["passed"].sum())
+        kept = finals[~infra]
+        n, passed = len(kept), int(kept["passed"].sum())
         low, high = wilson_interval(passed, n)
-        per_case = counted.groupby(["suite", "case"])["passed"].agg(n="size", c="sum")
-        cost = counted[SAMPLE].join(spend, on=SAMPLE)
+        per_case = kept.groupby(["suite", "case"])["passed"].agg(n="size", c="sum")
+        cost = kept[SAMPLE].join(spend, on=SAMPLE)
         total = cost["cost_usd"].sum(min_count=1)
         rows.append(
             {
@@ -82,13 +83,13 @@ def stage_stats(frame: pd.DataFrame) -> pd.DataFrame:
     """Per agent and attempt index: reached, passed, infra, pass rate among reached, cumulative pass rate."""
     scored = frame[frame["status"] == "scored"]
     first_pass = scored[scored["passed"]].groupby(SAMPLE)["attempt"].min().rename("first_pass")
-    counted = _counted(frame).join(first_pass, on=SAMPLE)
+    finals = counted(frame).join(first_pass, on=SAMPLE)
     rows = []
     for (agent, attempt), rows_at in frame.groupby(["agent", "attempt"]):
         run = rows_at[rows_at["status"] == "scored"]
         infra = run["failure_class"].eq(INFRA)
         reached, passed = int((~infra).sum()), int(run.loc[~infra, "passed"].sum())
-        mine = counted[counted["agent"] == agent]
+        mine = finals[finals["agent"] == agent]
         rows.append(
             {
                 "agent": agent,
@@ -192,57 +193,11 @@ def best_of_n_stats(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=columns)
 
 
-def _metric(frame: pd.DataFrame, name: str) -> pd.Series:
+def metric(frame: pd.DataFrame, name: str) -> pd.Series:
     """Metric ``name`` of each row (from the ``metrics`` JSON column), NaN where the row has none."""
     return frame["metrics"].map(lambda text: json.loads(text).get(name)).astype("float64")
 
 
 def suites_with(frame: pd.DataFrame, name: str) -> list[str]:
     """Suites whose scores carry metric ``name`` (the paper tables follow the metrics, whatever a suite is called)."""
-    return sorted(frame.loc[_metric(frame, name).notna(), "suite"].unique())
-
-
-def foambench_stats(frame: pd.DataFrame) -> pd.DataFrame:
-    """FoamBench's columns per agent and suite (split) over counted final attempts: exec, struct, file, NMSE
-    score and success as means; a missing diagnostic or NMSE score (no case extracted, not run) counts 0."""
-    counted = _counted(frame)
-    counted = counted[counted["suite"].isin(suites_with(frame, "struct"))]
-    columns = {
-        "exec": counted["run_status"].eq("ok").astype(float),
-        "struct": _metric(counted, "struct").fillna(0.0),
-        "file": _metric(counted, "file").fillna(0.0),
-        "nmse": _metric(counted, "nmse_score").fillna(0.0),
-        "success": counted["passed"].astype(float),
-    }
-    table = counted[["agent", "suite"]].assign(**columns)
-    stats = table.groupby(["agent", "suite"], as_index=False).agg(
-        samples=("exec", "size"), **{name: (name, "mean") for name in columns}
-    )
-    return stats[["agent", "suite", "samples", *columns]]
-
-
-def cfd_query_stats(frame: pd.DataFrame) -> pd.DataFrame:
-    """CFDQuery's accuracy per agent and suite over counted final attempts, with its 95% Wilson interval; an
-    unparsable or missing answer is wrong."""
-    counted = _counted(frame)
-    counted = counted[counted["suite"].isin(suites_with(frame, "correct"))]
-    counted = counted.assign(correct=_metric(counted, "correct").fillna(0.0).astype(int))
-    rows = []
-    for (agent, suite), at in counted.groupby(["agent", "suite"]):
-        n, correct = len(at), int(at["correct"].sum())
-        low, high = wilson_interval(correct, n)
-        unparsed = int(at["failure_class"].isin(["F-Extract", "F-NoResponse"]).sum())
-        rows.append(
-            {
-                "agent": agent,
-                "suite": suite,
-                "questions": n,
-                "correct": correct,
-                "unanswered": unparsed,
-                "accuracy": correct / n if n else math.nan,
-                "low": low,
-                "high": high,
-            }
-        )
-    columns = ["agent", "suite", "questions", "correct", "unanswered", "accuracy", "low", "high"]
-    return pd.DataFrame(rows, columns=columns)
+    return sorted(frame.loc[metric(frame, name).notna(), "suite"].unique())

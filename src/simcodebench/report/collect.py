@@ -11,9 +11,6 @@ import pandas as pd
 
 from simcodebench.agents.strategies.best_of_n import select_sample
 
-INFRA = "F-Infra"
-"""Infrastructure failure: reported on its own, never counted against a model."""
-
 KEY = ["agent", "suite", "case", "sample", "attempt"]
 
 COLUMNS: dict[str, str] = {

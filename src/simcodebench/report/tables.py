@@ -3,30 +3,26 @@ from :mod:`simcodebench.report.breakdowns`."""
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from simcodebench.core.failure_classes import INFRA
 from simcodebench.core.io import atomic_write_text
+from simcodebench.core.plugin import ReportSection, SuitePlugin
 from simcodebench.report.breakdowns import (
     PASS_K,
     agent_stats,
     best_of_n_stats,
-    cfd_query_stats,
     failure_class_counts,
     finals_of,
-    foambench_stats,
     mutant_stats,
     re4_stage_stats,
     stage_name_stats,
     stage_stats,
-    suites_with,
 )
-from simcodebench.report.collect import INFRA
-from simcodebench.suites.re4.report import re4_paper_markdown
-
-NONE = "—"
+from simcodebench.report.markdown import NONE, ci, count, money, pct, scientific, share, table
 
 AGENT_NOTE = (
     "pass rate: passed / (samples − infra), with its 95% Wilson interval. pass@k: unbiased estimator over "
@@ -53,46 +49,6 @@ BEST_OF_N_NOTE = (
     "samples is in the pass-rate table; scores.csv marks the chosen row in `selected`."
 )
 
-FOAM_NOTE = (
-    "As FoamBench's Tables 6-7, over final attempts (F-Infra left out), one row per agent and suite (a split): "
-    "exec = the solver log ends in End; struct = share of the reference case's files present (0/, constant/, "
-    "system/, averaged); file = mean ROUGE-L F1 over the reference files (a missing file scores 0); NMSE = mean "
-    "NMSE score (1 at <= 10%, 0.5 at <= 30%, else 0, and 0 when not run); success = passed (exec and NMSE <= 10%). "
-    "A reply from which no case could be extracted scores 0 in every column."
-)
-CFD_QUERY_NOTE = (
-    "As CFDQuery: accuracy = correct / questions over final attempts (F-Infra left out), with its 95% Wilson "
-    "interval; unanswered = no reply or no option 1-4 in it (counted wrong)."
-)
-
-
-def _cell(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _markdown(header: list[str], rows: list[list[object]], left: int = 1) -> str:
-    if not rows:
-        return "_no results_\n"
-    align = [":---" if i < left else "---:" for i in range(len(header))]
-    lines = [header, align, *rows]
-    return "\n".join("| " + " | ".join(_cell(v) for v in line) + " |" for line in lines) + "\n"
-
-
-def _pct(x: float) -> str:
-    return NONE if pd.isna(x) else f"{100 * x:.1f}%"
-
-
-def _ci(rate: float, low: float, high: float) -> str:
-    return NONE if pd.isna(rate) else f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def _money(x: float) -> str:
-    return NONE if pd.isna(x) else f"${x:.4f}"
-
-
-def _count(x: float) -> str:
-    return NONE if pd.isna(x) else f"{x:,.0f}"
-
 
 def agent_markdown(frame: pd.DataFrame) -> str:
     """Pass-rate table: one row per agent (see ``agent_stats``)."""
@@ -105,16 +61,16 @@ def agent_markdown(frame: pd.DataFrame) -> str:
             r.samples,
             r.infra,
             r.passed,
-            _ci(r.rate, r.low, r.high),
-            *(_pct(getattr(r, f"pass_{k}")) for k in PASS_K),
-            _money(r.cost_usd),
-            _count(r.prompt_tokens),
-            _count(r.completion_tokens),
-            _money(r.cost_per_solve),
+            ci(r.rate, r.low, r.high),
+            *(pct(getattr(r, f"pass_{k}")) for k in PASS_K),
+            money(r.cost_usd),
+            count(r.prompt_tokens),
+            count(r.completion_tokens),
+            money(r.cost_per_solve),
         ]
         for r in agent_stats(frame).rename(columns=lambda c: c.replace("@", "_")).itertuples()
     ]
-    return _markdown(header, rows)
+    return table(header, rows)
 
 
 def failure_class_markdown(frame: pd.DataFrame) -> str:
@@ -122,17 +78,17 @@ def failure_class_markdown(frame: pd.DataFrame) -> str:
     counts = failure_class_counts(frame)
     header = ["agent", *(f"{c} (excluded)" if c == INFRA else c for c in counts.columns), "total"]
     rows = [[agent, *row, sum(row)] for agent, row in zip(counts.index, counts.values.tolist(), strict=True)]
-    return _markdown(header, rows)
+    return table(header, rows)
 
 
 def stage_markdown(frame: pd.DataFrame) -> str:
     """Attempt table: one row per agent and attempt index (see ``stage_stats``)."""
     header = ["agent", "attempt", "reached", "passed", "infra (excluded)", "pass rate", "cumulative"]
     rows = [
-        [r.agent, r.attempt, r.reached, r.passed, r.infra, _pct(r.rate), _pct(r.cumulative)]
+        [r.agent, r.attempt, r.reached, r.passed, r.infra, pct(r.rate), pct(r.cumulative)]
         for r in stage_stats(frame).itertuples()
     ]
-    return _markdown(header, rows)
+    return table(header, rows)
 
 
 def mutant_markdown(frame: pd.DataFrame) -> str:
@@ -143,29 +99,21 @@ def mutant_markdown(frame: pd.DataFrame) -> str:
         [r.agent, r.mutant, r.declared_class, r.failure_class, r.samples, "yes" if r.match else "no"]
         for r in stats.itertuples()
     ]
-    text = _markdown(header, rows, left=4)
+    text = table(header, rows, left=4)
     finals = finals_of(frame)
     bad = finals[finals["mutant"].notna() & (finals["declared_class"] != finals["failure_class"])]
     if not bad.empty:
         cols = ["agent", "mutant", "suite", "case", "sample", "declared_class", "failure_class", "message"]
         header = ["agent", "mutant", "suite", "case", "sample", "declared", "observed", "message"]
-        text += "\nMismatches:\n\n" + _markdown(header, bad[cols].values.tolist(), left=len(header))
+        text += "\nMismatches:\n\n" + table(header, bad[cols].values.tolist(), left=len(header))
     return text
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{_pct(part / whole if whole else math.nan)} ({part}/{whole})"
-
-
-def _error(x: float) -> str:
-    return NONE if pd.isna(x) else f"{x:.2e}"
 
 
 def stage_name_markdown(frame: pd.DataFrame) -> str:
     """Stage table of ``re4`` and ``smrf`` agents (see ``stage_name_stats``)."""
     header = ["agent", "strategy", "attempt", "stage", "asked", "skipped", "infra (excluded)", "executable", "passed"]
     rows = [list(r) for r in stage_name_stats(frame).itertuples(index=False)]
-    return _markdown(header, rows, left=4)
+    return table(header, rows, left=4)
 
 
 def re4_stage_markdown(frame: pd.DataFrame) -> str:
@@ -187,12 +135,12 @@ def re4_stage_markdown(frame: pd.DataFrame) -> str:
                 continue
             r = by_stage.loc[stage]
             row += [
-                _share(int(r["executed"]), int(r["run"])),
-                _error(r["error"]),
-                _share(int(r["passed"]), int(r["run"])),
+                share(int(r["executed"]), int(r["run"])),
+                scientific(r["error"]),
+                share(int(r["passed"]), int(r["run"])),
             ]
         rows.append(row)
-    return _markdown(header, rows, left=2)
+    return table(header, rows, left=2)
 
 
 def best_of_n_markdown(frame: pd.DataFrame) -> str:
@@ -212,32 +160,12 @@ def best_of_n_markdown(frame: pd.DataFrame) -> str:
         ]
         for r in stats.itertuples()
     ]
-    text = _markdown(header, rows, left=2)
+    text = table(header, rows, left=2)
     pooled = [
-        [agent, _share(int(at["selected_passed"].sum()), len(at)), _share(int((at["passed"] > 0).sum()), len(at))]
+        [agent, share(int(at["selected_passed"].sum()), len(at)), share(int((at["passed"] > 0).sum()), len(at))]
         for agent, at in stats.groupby("agent")
     ]
-    return text + "\n" + _markdown(["agent", "selected passes (cases)", "any sample passes (cases)"], pooled)
-
-
-def foambench_markdown(frame: pd.DataFrame) -> str:
-    """FoamBench's table (Tables 6-7 of the paper): exec / struct / file / NMSE / success per agent and split."""
-    header = ["agent", "suite (split)", "samples", "exec", "struct", "file", "NMSE", "success"]
-    rows = [
-        [r.agent, r.suite, r.samples, *(f"{v:.3f}" for v in (r.exec, r.struct, r.file, r.nmse, r.success))]
-        for r in foambench_stats(frame).itertuples()
-    ]
-    return _markdown(header, rows, left=2)
-
-
-def cfd_query_markdown(frame: pd.DataFrame) -> str:
-    """CFDQuery's accuracy per agent and suite."""
-    header = ["agent", "suite", "questions", "correct", "unanswered", "accuracy [95% CI]"]
-    rows = [
-        [r.agent, r.suite, r.questions, r.correct, r.unanswered, _ci(r.accuracy, r.low, r.high)]
-        for r in cfd_query_stats(frame).itertuples()
-    ]
-    return _markdown(header, rows, left=2)
+    return text + "\n" + table(["agent", "selected passes (cases)", "any sample passes (cases)"], pooled)
 
 
 def suite_matrix_markdown(frame: pd.DataFrame) -> str:
@@ -246,12 +174,27 @@ def suite_matrix_markdown(frame: pd.DataFrame) -> str:
     cells: dict[str, dict[str, str]] = {}
     for suite in suites:
         for r in agent_stats(frame[frame["suite"] == suite]).itertuples():
-            cells.setdefault(r.agent, {})[suite] = f"{_pct(r.rate)} ({r.passed}/{r.samples - r.infra})"
+            cells.setdefault(r.agent, {})[suite] = f"{pct(r.rate)} ({r.passed}/{r.samples - r.infra})"
     rows = [[agent, *(row.get(s, NONE) for s in suites)] for agent, row in sorted(cells.items())]
-    return _markdown(["agent", *suites], rows)
+    return table(["agent", *suites], rows)
 
 
-def _sections(frame: pd.DataFrame) -> str:
+def suite_sections(frame: pd.DataFrame, plugins: Mapping[str, SuitePlugin]) -> list[ReportSection]:
+    """The sections the suites' plugins add (their ``report`` hook), each plugin once, given the rows of every
+    suite it serves; ``plugins`` maps a suite name to its plugin."""
+    serves: dict[str, list[str]] = {}
+    for suite in sorted(frame["suite"].unique()):
+        if suite in plugins:
+            serves.setdefault(plugins[suite].name, []).append(suite)
+    by_name = {plugin.name: plugin for plugin in plugins.values()}
+    return [
+        section
+        for name, suites in serves.items()
+        for section in by_name[name].report(frame[frame["suite"].isin(suites)])
+    ]
+
+
+def _sections(frame: pd.DataFrame, plugins: Mapping[str, SuitePlugin]) -> str:
     text = f"## Pass rates\n\n{agent_markdown(frame)}\n{AGENT_NOTE}\n\n"
     text += f"## Failure classes (final attempts)\n\n{failure_class_markdown(frame)}\n"
     text += f"## Attempts\n\n{stage_markdown(frame)}\n{STAGE_NOTE}\n"
@@ -260,51 +203,41 @@ def _sections(frame: pd.DataFrame) -> str:
         text += f"\n## Stages\n\n{stage_name_markdown(frame)}\n{STAGES_NOTE}\n"
     if "re4" in strategies:
         text += f"\n## Re^4 stages: execution success and error\n\n{re4_stage_markdown(frame)}\n{RE4_NOTE}\n"
-        if paper_tables := re4_paper_markdown(frame):
-            text += f"\n## Re^4's tables: programmers by stage\n\n{paper_tables}"
     if "best_of_n" in strategies:
         text += f"\n## Best-of-n selection\n\n{best_of_n_markdown(frame)}\n{BEST_OF_N_NOTE}\n"
-    if suites_with(frame, "struct"):
-        text += f"\n## FoamBench: exec / struct / file / NMSE / success\n\n{foambench_markdown(frame)}\n{FOAM_NOTE}\n"
-    if suites_with(frame, "executability"):
-        from simcodebench.suites.fea.report import fea_markdown
-
-        text += f"\n## FEABench Gold table: Exec / Valid / Rel. Error | Strict / pass rates\n\n{fea_markdown(frame)}"
-    if suites_with(frame, "s_exec"):
-        from simcodebench.suites.physics.report import physics_markdown
-
-        text += f"\n## PhysCodeBench Table 1, with our physics score\n\n{physics_markdown(frame)}"
-    if suites_with(frame, "correct"):
-        text += f"\n## CFDQuery accuracy\n\n{cfd_query_markdown(frame)}\n{CFD_QUERY_NOTE}\n"
+    for section in suite_sections(frame, plugins):
+        text += f"\n## {section.title}\n\n{section.markdown}"
     if frame["mutant"].notna().any():
         text += f"\n## Mutants: declared vs observed class\n\n{mutant_markdown(frame)}"
     return text
 
 
-def suite_markdown(frame: pd.DataFrame, suite: str) -> str:
-    """The markdown page for one suite: pass rates, failure classes, attempts, mutant checks."""
+def suite_markdown(frame: pd.DataFrame, suite: str, plugins: Mapping[str, SuitePlugin]) -> str:
+    """The markdown page for one suite: pass rates, failure classes, attempts, the suite's own tables, mutant
+    checks."""
     intro = "Final attempt of each (case, sample); F-Infra samples are infrastructure failures, not counted."
-    return f"# Suite `{suite}`\n\n{intro}\n\n{_sections(frame[frame['suite'] == suite])}"
+    return f"# Suite `{suite}`\n\n{intro}\n\n{_sections(frame[frame['suite'] == suite], plugins)}"
 
 
-def summary_markdown(frame: pd.DataFrame) -> str:
+def summary_markdown(frame: pd.DataFrame, plugins: Mapping[str, SuitePlugin]) -> str:
     """The overall markdown page: links to suites, pass rate per suite, then all suites pooled."""
     suites = sorted(frame["suite"].unique())
     links = ", ".join(f"[{s}]({s}.md)" for s in suites) or "none"
     return (
         f"# Summary\n\nSuites: {links}\n\n## Pass rate by suite\n\n{suite_matrix_markdown(frame)}\n"
-        f"# All suites pooled\n\n{_sections(frame)}"
+        f"# All suites pooled\n\n{_sections(frame, plugins)}"
     )
 
 
-def write_tables(frame: pd.DataFrame, out_dir: Path) -> list[Path]:
-    """Write ``<out_dir>/<suite>.md`` for each suite and ``<out_dir>/summary.md``; return their paths."""
+def write_tables(frame: pd.DataFrame, out_dir: Path, plugins: Mapping[str, SuitePlugin]) -> list[Path]:
+    """Write ``<out_dir>/<suite>.md`` for each suite and ``<out_dir>/summary.md`` (``plugins``: each suite's
+    plugin, whose ``report`` adds the suite's own tables); return their paths."""
     out_dir = Path(out_dir)
     suites = sorted(frame["suite"].unique())
     if "summary" in suites:
         raise ValueError("a suite named 'summary' would overwrite summary.md; fix: rename the suite")
-    pages = {out_dir / f"{suite}.md": suite_markdown(frame, suite) for suite in suites}
-    pages[out_dir / "summary.md"] = summary_markdown(frame)
+    pages = {out_dir / f"{suite}.md": suite_markdown(frame, suite, plugins) for suite in suites}
+    pages[out_dir / "summary.md"] = summary_markdown(frame, plugins)
     for path, text in pages.items():
         atomic_write_text(path, text, mode=0o644)
     return list(pages)

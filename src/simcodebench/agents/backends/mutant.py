@@ -6,7 +6,7 @@ differently in that case (a time step too large that ruins the answer instead of
 operation turns the oracle's artifact (see :mod:`simcodebench.agents.artifacts`: a source for ``code`` suites) into
 the mutant's; None means no reply at all.
 Output operations act on the first file of the case's output contract, after the oracle has written it.
-The operations here act on programs; a suite scorer adds its own in ``MUTANT_OPERATIONS``.
+The operations here act on programs; a suite plugin adds its own in ``mutant_operations``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simcodebench.agents.artifacts import oracle_artifact, render_reply
+from simcodebench.agents.artifacts import render_reply
+from simcodebench.agents.backends.oracle import oracle_artifact
 from simcodebench.agents.rewrites import scale_constants
 from simcodebench.core.cases import Case
-from simcodebench.pipeline.gates import MODEL_FAILURES
-from simcodebench.suites import get_scorer
+from simcodebench.core.failure_classes import MODEL_FAILURES
 
 
 @dataclass(frozen=True)
@@ -191,9 +191,8 @@ def mutant_names(case: Case) -> list[str]:
 
 
 def operation(case: Case, name: str) -> Callable[[Any, MutationContext], Any]:
-    """The operation ``name``: one of :data:`OPERATIONS` or of the suite scorer's ``MUTANT_OPERATIONS``."""
-    own = getattr(get_scorer(case.suite.data["scorer"]), "MUTANT_OPERATIONS", {})
-    return {**OPERATIONS, **own}[name]
+    """The operation ``name``: one of :data:`OPERATIONS` or of the suite plugin's ``mutant_operations``."""
+    return {**OPERATIONS, **case.suite.plugin.mutant_operations}[name]
 
 
 def build_mutant(case: Case, index: int, tau_time: float | None) -> Mutant:

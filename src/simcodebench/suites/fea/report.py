@@ -13,7 +13,9 @@ import math
 
 import pandas as pd
 
-from simcodebench.report.breakdowns import _counted, _metric, suites_with
+from simcodebench.core.plugin import ReportSection
+from simcodebench.report.breakdowns import counted, metric, suites_with
+from simcodebench.report.markdown import pct, table
 
 SUITE_METRIC = "executability"
 """The metric that marks a fea-suite score (only the fea runner reports it)."""
@@ -35,17 +37,17 @@ def _mean_se(values: pd.Series) -> tuple[float, float]:
 
 def fea_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """Counted final attempts of fea suites with the table's per-attempt columns."""
-    counted = _counted(frame)
-    counted = counted[counted["suite"].isin(suites_with(frame, SUITE_METRIC))]
-    rel = _metric(counted, "rel_error")
-    return counted[["agent", "suite", "case", "sample"]].assign(
-        exec=_metric(counted, "executability").fillna(0.0),
+    finals = counted(frame)
+    finals = finals[finals["suite"].isin(suites_with(frame, SUITE_METRIC))]
+    rel = metric(finals, "rel_error")
+    return finals[["agent", "suite", "case", "sample"]].assign(
+        exec=metric(finals, "executability").fillna(0.0),
         valid=rel.notna(),
         rel_error=rel,
         strict=rel.where(rel < 0.10),
-        pass_tau=counted["passed"].astype(bool),
+        pass_tau=finals["passed"].astype(bool),
         pass_10=rel.lt(0.10),
-        api=_metric(counted, "api_factuality"),
+        api=metric(finals, "api_factuality"),
     )
 
 
@@ -81,15 +83,14 @@ def _pm(mean: float, se: float) -> str:
 
 def fea_markdown(frame: pd.DataFrame) -> str:
     """The Gold table per agent and suite, then per problem."""
-    from simcodebench.report.tables import _markdown, _pct
 
     def line(r: pd.Series) -> list[object]:
         return [
             _pm(r.exec, r.exec_se),
             f"{r.valid}/{r.n}",
             _pm(r.strict, r.strict_se),
-            _pct(r.pass_tau),
-            _pct(r.pass_10),
+            pct(r.pass_tau),
+            pct(r.pass_10),
             _pm(r.api, r.api_se),
         ]
 
@@ -99,8 +100,15 @@ def fea_markdown(frame: pd.DataFrame) -> str:
         [r.agent, r.suite, r.case, *line(r)] for _, r in fea_stats(frame, ("agent", "suite", "case")).iterrows()
     ]
     return (
-        _markdown(["agent", "suite", *columns], overall, left=2)
+        table(["agent", "suite", *columns], overall, left=2)
         + "\nPer problem:\n\n"
-        + _markdown(["agent", "suite", "problem", *columns], problems, left=3)
+        + table(["agent", "suite", "problem", *columns], problems, left=3)
         + f"\n{NOTE}\n"
     )
+
+
+def sections(frame: pd.DataFrame) -> list[ReportSection]:
+    """The suite's table, where its scores carry ``{SUITE_METRIC}``."""
+    if not suites_with(frame, SUITE_METRIC):
+        return []
+    return [ReportSection("FEABench Gold table: Exec / Valid / Rel. Error | Strict / pass rates", fea_markdown(frame))]

@@ -20,7 +20,7 @@ import numpy as np
 
 from simcodebench.core.cases import Case
 from simcodebench.core.errors import InfrastructureError
-from simcodebench.core.measurement import Evaluation
+from simcodebench.core.measurement import Measurement
 from simcodebench.execution.compiled import build_program
 from simcodebench.execution.environments import compiled_form_cache
 from simcodebench.suites.fem import grid, harness
@@ -58,7 +58,7 @@ def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> 
             stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:]
             raise InfrastructureError(f"{case.key}: oracle run with {config} ended {result.status}: {stderr}")
         field = load_field(work, grid.shape(harness.case_spec(case)["eval_grid"]))
-        if isinstance(field, Evaluation):
+        if isinstance(field, Measurement):
             raise InfrastructureError(f"{case.key}: the oracle's outputs with {config}: {field.message}")
         return field
     finally:
@@ -74,7 +74,8 @@ def reference_mem_mb() -> int:
 
 
 def jit_cache(case: Case) -> Path:
-    """The compiled-form cache of the oracle's untimed runs (:func:`~simcodebench.execution.environments.compiled_form_cache`)."""
+    """The compiled-form cache of the oracle's untimed runs
+    (:func:`~simcodebench.execution.environments.compiled_form_cache`)."""
     return compiled_form_cache(case.suite.environment)
 
 

@@ -15,7 +15,9 @@ import math
 
 import pandas as pd
 
-from simcodebench.report.breakdowns import _counted, _metric, suites_with
+from simcodebench.core.plugin import ReportSection
+from simcodebench.report.breakdowns import counted, metric, suites_with
+from simcodebench.report.markdown import table
 
 SUITE_METRIC = "s_exec"
 """The metric that marks a physics-suite score (only the physics scorer gives it)."""
@@ -32,13 +34,13 @@ NOTE = (
 def physics_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """Counted final attempts of physics suites with the table's per-attempt columns (missing scores: 0;
     ``visual`` NaN where a sample lacks S_clip or S_motion)."""
-    counted = _counted(frame)
-    counted = counted[counted["suite"].isin(suites_with(frame, SUITE_METRIC))]
-    meta = {name: _metric(counted, name) for name in ["case_hard", *DOMAINS.values()]}
-    rows = counted[["agent", "suite", "case", "sample"]].assign(
-        code=_metric(counted, "code").fillna(0.0),
-        visual=_metric(counted, "s_clip") + _metric(counted, "s_motion"),
-        physics=_metric(counted, "physics").fillna(0.0),
+    finals = counted(frame)
+    finals = finals[finals["suite"].isin(suites_with(frame, SUITE_METRIC))]
+    meta = {name: metric(finals, name) for name in ["case_hard", *DOMAINS.values()]}
+    rows = finals[["agent", "suite", "case", "sample"]].assign(
+        code=metric(finals, "code").fillna(0.0),
+        visual=metric(finals, "s_clip") + metric(finals, "s_motion"),
+        physics=metric(finals, "physics").fillna(0.0),
         **meta,
     )
     # the case's metadata from any of its scored attempts (an attempt scored before it was recorded has none)
@@ -90,11 +92,9 @@ def _number(value: float) -> str:
 def physics_markdown(frame: pd.DataFrame) -> str:
     """Table 1 (with the Physics column) per agent and suite, then the per-case code and physics scores with
     the frame strips' file names."""
-    from simcodebench.report.tables import _markdown
-
     stats = physics_stats(frame)
     header = ["agent", "suite", "samples", "Code", "Visual", "Total", "Easy", "Hard", *DOMAINS, "Physics"]
-    table = [
+    rows = [
         [
             r.agent,
             r.suite,
@@ -127,9 +127,9 @@ def physics_markdown(frame: pd.DataFrame) -> str:
     ]
     strips = "Frame strips (sample 0 above the oracle, `fields/` beside this page):\n\n"
     return (
-        _markdown(header, table, left=2)
+        table(header, rows, left=2)
         + f"\n{NOTE}\n\nPer case:\n\n"
-        + _markdown(["agent", "suite", "case", "samples", "Code", "Physics", "frame strip"], cases, left=3)
+        + table(["agent", "suite", "case", "samples", "Code", "Physics", "frame strip"], cases, left=3)
         + f"\n{strips if cases else ''}"
     )
 
@@ -137,3 +137,10 @@ def physics_markdown(frame: pd.DataFrame) -> str:
 def _strip_name(agent: str, suite: str, case: str) -> str:
     """The frame strip the aggregate step draws for sample 0 (``results/summary/fields/``)."""
     return f"[{agent}__{suite}__{case}.png](fields/{agent}__{suite}__{case}.png)"
+
+
+def sections(frame: pd.DataFrame) -> list[ReportSection]:
+    """The suite's table, where its scores carry ``{SUITE_METRIC}``."""
+    if not suites_with(frame, SUITE_METRIC):
+        return []
+    return [ReportSection("PhysCodeBench Table 1, with our physics score", physics_markdown(frame))]

@@ -20,7 +20,9 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from simcodebench.report.collect import INFRA
+from simcodebench.core.failure_classes import INFRA
+from simcodebench.core.plugin import ReportSection
+from simcodebench.report.markdown import NONE, table
 
 HILBERT, KEYHOLE = "hilbert", "keyhole"
 HILBERT_LIMIT = 1e-2
@@ -29,7 +31,6 @@ KEYHOLE_LIMIT = 1e-3
 """The keyhole suite's threshold on the sine of the angle to Ke's exponent vector (cases/re4/README.md)."""
 PDE_ORDER = ("burgers", "sod", "poisson_holes", "helmholtz_holes", "lid_driven", "unsteady_ns")
 """The paper's row order of its PDEs (Tables 2 and 4); other cases follow by name."""
-NONE = "—"
 
 
 def re4_runs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -71,12 +72,6 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}% ({part}/{whole})" if whole else NONE
 
 
-def _markdown(header: list[str], rows: list[list[str]]) -> str:
-    align = [":---", *["---:"] * (len(header) - 1)]
-    lines = [header, align, *rows]
-    return "\n".join("| " + " | ".join(str(cell) for cell in line) + " |" for line in lines) + "\n"
-
-
 def _stage_table(runs: pd.DataFrame, labels: list[str], cell: Callable[[str, pd.DataFrame], str]) -> str:
     """Rows ``labels`` by (agent, stage) columns, each cell ``cell(label, runs at that agent and stage)``."""
     columns = _columns(runs)
@@ -87,7 +82,7 @@ def _stage_table(runs: pd.DataFrame, labels: list[str], cell: Callable[[str, pd.
         for agent, attempt, _ in columns:
             row.append(cell(label, runs[runs["agent"].eq(agent) & runs["attempt"].eq(attempt)]))
         rows.append(row)
-    return _markdown(header, rows)
+    return table(header, rows)
 
 
 def execution_success(runs: pd.DataFrame) -> str:
@@ -154,7 +149,7 @@ def best_at_last_stage(runs: pd.DataFrame) -> str:
             errors = mine["error"].dropna()
             row.append(f"{errors.min():.2e} ({len(errors)})" if len(errors) else NONE)
         rows.append(row)
-    return _markdown(header, rows)
+    return table(header, rows)
 
 
 NOTE = (
@@ -184,3 +179,9 @@ def re4_paper_markdown(frame: pd.DataFrame) -> str:
     if pde_errors:
         parts.append(("Best of N at the last stage (Table 4)", best_at_last_stage(runs)))
     return "".join(f"### {title}\n\n{table}\n" for title, table in parts) + NOTE + "\n"
+
+
+def sections(frame: pd.DataFrame) -> list[ReportSection]:
+    """Re^4's tables, where a ``re4``-strategy agent ran the suite."""
+    text = re4_paper_markdown(frame)
+    return [ReportSection("Re^4's tables: programmers by stage", text)] if text else []
