@@ -12,6 +12,7 @@ from simcodebench.agents.strategies.base import Previous, after_pass
 from simcodebench.core.case_failures import CASE_FAILED, failed_score, failure, markdown, split
 from simcodebench.core.cases import load_suite_cases
 from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline import reference
 
 
@@ -48,7 +49,7 @@ def test_an_infrastructure_failure_is_not_recorded_as_the_cases_own(tmp_path, mo
     def broken(self, _case):
         raise InfrastructureError("the python environment is not provisioned")
 
-    monkeypatch.setattr(type(case.suite.plugin), "generate_reference", broken)
+    monkeypatch.setattr(type(plugin_of(case)), "generate_reference", broken)
     out_json, out_h5 = tmp_path / "reference.json", tmp_path / "reference.h5"
     with pytest.raises(InfrastructureError):
         reference.make_reference(case, out_json, out_h5)

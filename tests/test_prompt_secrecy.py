@@ -13,6 +13,7 @@ from simcodebench.agents.multifile import read_tree
 from simcodebench.agents.prompts import render_messages
 from simcodebench.core.cases import validate_path
 from simcodebench.core.references import Reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.execution.sandbox import openfoam
 from simcodebench.suites.physics.scorer import suite_prompt_context
 
@@ -86,7 +87,7 @@ def test_no_hidden_value_in_any_prompt(case):
     elif case.suite.name == "cfd-code":  # generated once per session, shared with the cfd-code tests
         reference = cfd_code_support.reference(case.id)
     else:
-        reference = case.suite.plugin.generate_reference(case)
+        reference = plugin_of(case).generate_reference(case)
     hidden = [
         case.hidden.reference,
         case.hidden.oracle,

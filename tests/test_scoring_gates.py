@@ -7,6 +7,7 @@ import pytest
 
 from simcodebench.core.cases import get_case
 from simcodebench.core.references import Reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline.gates import score_attempt
 
 CALIBRATION = {"thresholds": {"accuracy": 1e-2, "time": 10.0}}
@@ -18,7 +19,7 @@ OK_RUN = {"status": "ok", "wall_s": 1.0}
 @pytest.fixture(scope="module")
 def hilbert():
     case = get_case("re4", "hilbert")
-    return case, case.suite.plugin.generate_reference(case)
+    return case, plugin_of(case).generate_reference(case)
 
 
 def _write(run_dir, offset=0.0, sizes=(5, 10, 15, 20, 25), nan=False):

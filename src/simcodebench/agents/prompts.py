@@ -10,6 +10,7 @@ from typing import Any
 import jinja2
 
 from simcodebench.core.cases import Case, VisibleSpec
+from simcodebench.core.registry import plugin_of
 
 
 def _shape(shape: list[Any]) -> str:
@@ -46,7 +47,7 @@ def template_context(case: Case) -> dict[str, Any]:
     """
     visible: VisibleSpec = case.visible
     return {
-        **case.suite.plugin.prompt_context(case),
+        **plugin_of(case).prompt_context(case),
         "case_id": case.id,
         "title": case.title,
         "problem": visible.problem,

@@ -10,10 +10,8 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from simcodebench.core import registry
 from simcodebench.core.errors import InputError
 from simcodebench.core.io import read_yaml
-from simcodebench.core.plugin import SuitePlugin
 from simcodebench.core.project import cases_root, schema_path
 
 DEFAULT_RESOURCES: dict[str, Any] = {"cpus": 1, "tasks": 1, "mem_mb": 2048, "wall_s": 600, "gpu": 0}
@@ -66,11 +64,6 @@ class Suite:
     def entrypoint(self) -> str:
         """File the runtime executes."""
         return self.data["entrypoint"]
-
-    @property
-    def plugin(self) -> SuitePlugin:
-        """The suite's plugin (``suite.yaml``'s ``plugin``), found by name (:mod:`simcodebench.core.registry`)."""
-        return registry.plugin(self.data["plugin"])
 
     @property
     def mutants(self) -> list[dict[str, Any]]:

@@ -20,9 +20,13 @@ from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from simcodebench.core.errors import InputError
 from simcodebench.core.plugin import SuitePlugin
+
+if TYPE_CHECKING:
+    from simcodebench.core.cases import Case
 
 GROUP = "simcodebench.suites"
 """The entry point group of suite plugins."""
@@ -98,6 +102,11 @@ def plugins() -> dict[str, SuitePlugin]:
                 raise InputError(folder, "name", f"plugin '{name}' is already installed", "rename it")
             found[name] = cls
     return {name: cls() for name, cls in found.items()}
+
+
+def plugin_of(case: Case) -> SuitePlugin:
+    """The plugin of the case's suite (``suite.yaml``'s ``plugin``)."""
+    return plugin(case.suite.data["plugin"])
 
 
 def plugin(name: str) -> SuitePlugin:

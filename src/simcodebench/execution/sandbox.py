@@ -9,6 +9,7 @@ from typing import Any
 from simcodebench.core.cases import Case
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.io import write_json
+from simcodebench.core.registry import plugin_of
 from simcodebench.execution import openfoam
 from simcodebench.execution.compiled import build_program
 from simcodebench.execution.environments import SolverEnvironment, get_environment
@@ -34,7 +35,7 @@ def prepare_run_dir(case: Case, solution_dir: Path, run_dir: Path) -> None:
             shutil.copy2(item, run_dir / item.name)
     for name in case.visible.inputs:
         shutil.copy2(case.folder / name, run_dir / Path(name).name)
-    case.suite.plugin.prepare_run(case, run_dir)  # the suite's own files (a runner, the visible spec)
+    plugin_of(case).prepare_run(case, run_dir)  # the suite's own files (a runner, the visible spec)
 
 
 def seed_caches(environment: SolverEnvironment, run_dir: Path) -> dict[str, str]:

@@ -11,6 +11,7 @@ from simcodebench.agents.strategies import get_strategy
 from simcodebench.core.case_failures import CASE_FAILED
 from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline.plan import Plan
 from simcodebench.report.summary import write_summary
 
@@ -38,7 +39,7 @@ def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
     """Aggregate the planned samples into ``scores.csv``, the markdown tables, the failure-class plot and,
     for every agent and field case, sample 0's selected attempt drawn beside the reference."""
 
-    plugins = {suite: case.suite.plugin for (suite, _), case in plan.cases.items()}
+    plugins = {suite: plugin_of(case) for (suite, _), case in plan.cases.items()}
     write_summary(Path(plan.layout.runs), out_dir, plugins, final_paths)
     fields_dir = out_dir / "fields"
     fields_dir.mkdir(parents=True, exist_ok=True)
@@ -51,7 +52,7 @@ def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
         png = fields_dir / f"{final['agent']}__{case.suite.name}__{case.id}.png"
         paths = plan.case_outputs(case.suite.name, case.id)
         reference = load_reference(Path(paths["ref_json"]), Path(paths["ref_h5"]))
-        case.suite.plugin.plot_comparison(case, run_dir, reference, png)
+        plugin_of(case).plot_comparison(case, run_dir, reference, png)
 
 
 def run(plan: Plan, input: Any, output: Any) -> None:

@@ -22,6 +22,7 @@ from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.io import write_json
 from simcodebench.core.logs import job_log
 from simcodebench.core.references import Reference, load_reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
@@ -100,7 +101,7 @@ def calibrate_case(
             raise CalibrationError(
                 f"{case.key}: the oracle run {index} ended '{result.status}' ({result.message}); stderr tail:\n{stderr}"
             )
-        measurement = case.suite.plugin.measure(case, run_dir, reference)
+        measurement = plugin_of(case).measure(case, run_dir, reference)
         if measurement.outcome != "ok" or measurement.error is None:
             raise CalibrationError(f"{case.key}: the oracle's outputs are unusable: {measurement.message}")
         if index >= settings["warmup"]:

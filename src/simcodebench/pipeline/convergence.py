@@ -35,6 +35,7 @@ from simcodebench.agents.rewrites import scale_constants, scale_literals
 from simcodebench.core.cases import Case
 from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import Reference, load_reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
 from simcodebench.pipeline.gates import run_gate
@@ -80,7 +81,7 @@ def check_convergence(
         return {"status": "exempt", "converged": True, "message": f"convergence not checked: {exempt}", "metrics": {}}
     if manifest["status"] != "ok" or not run_gate(case, run, run_dir)[0]:
         return _skip("the first run failed: nothing to refine")
-    first = case.suite.plugin.measure(case, run_dir, reference)
+    first = plugin_of(case).measure(case, run_dir, reference)
     if first.outcome != "ok" or first.error is None or first.error > calibration["thresholds"]["accuracy"]:
         return _skip("the first run missed the accuracy gate: convergence not checked")
     entrypoint = case.suite.entrypoint
@@ -112,7 +113,7 @@ def check_convergence(
     ok, _, detail = run_gate(case, result, work_dir / "run")
     if not ok:
         return {**record, "converged": False, "message": f"the refined run failed: {detail}"}
-    refined = case.suite.plugin.measure(case, work_dir / "run", reference)
+    refined = plugin_of(case).measure(case, work_dir / "run", reference)
     if refined.outcome != "ok" or refined.error is None:
         return {**record, "converged": False, "message": f"the refined run's outputs: {refined.message}"}
     record["metrics"]["error_refined"] = refined.error

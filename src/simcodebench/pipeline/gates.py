@@ -8,6 +8,7 @@ from typing import Any
 from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
+from simcodebench.core.registry import plugin_of
 
 OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN", "invalid": "F-Valid"}
 RUN_CLASS = {"timeout": "F-Timeout", "error": "F-Exec", "killed": "F-Exec", "infra": "F-Infra"}
@@ -34,14 +35,14 @@ def run_metrics(case: Case, run: dict[str, Any], run_dir: Path) -> dict[str, flo
     what the run itself measured, such as the fea suite's executability."""
     if run.get("status") in (None, "not_run") or not run_dir.is_dir():
         return {}
-    return case.suite.plugin.run_metrics(case, run_dir)
+    return plugin_of(case).run_metrics(case, run_dir)
 
 
 def solution_diagnostics(case: Case, manifest: dict[str, Any], solution_dir: Path | None) -> dict[str, float]:
     """The suite plugin's diagnostics of an extracted artifact (its ``diagnose``; empty without an artifact)."""
     if solution_dir is None or manifest["status"] != "ok":
         return {}
-    return case.suite.plugin.diagnose(case, solution_dir)
+    return plugin_of(case).diagnose(case, solution_dir)
 
 
 def output_words(case: Case, run_dir: Path) -> list[str]:
@@ -111,9 +112,9 @@ def score_attempt(
         response.get("reason", "") if response["status"] != "ok" else "",
     ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
     if extracted and not gates.check("run", *run_gate(case, run, run_dir)) and reports_failed_runs(case):
-        failed_run_metrics = case.suite.plugin.measure(case, run_dir, reference).metrics
+        failed_run_metrics = plugin_of(case).measure(case, run_dir, reference).metrics
     if gates.failure is None:
-        measurement = case.suite.plugin.measure(case, run_dir, reference)
+        measurement = plugin_of(case).measure(case, run_dir, reference)
         if gates.check(
             "outputs",
             measurement.outcome == "ok",
@@ -154,7 +155,7 @@ def score_attempt(
         "gates": gates.gates,
         "message": gates.message,
         "error": measurement.error if measurement else None,
-        "metrics": {**metrics, **case.suite.plugin.timed_metrics(case, run, tau_time, metrics)},
+        "metrics": {**metrics, **plugin_of(case).timed_metrics(case, run, tau_time, metrics)},
         "tau_acc": tau_acc,
         "tau_time": tau_time,
         "wall_s": run.get("wall_s"),

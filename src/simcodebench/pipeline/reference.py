@@ -12,6 +12,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.logs import job_log
 from simcodebench.core.references import save_reference
+from simcodebench.core.registry import plugin_of
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
 
@@ -23,7 +24,7 @@ def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
     (:mod:`.case_failures`), so that the other cases' summary is still written."""
     log.info("reference %s: generating with %s", case.key, case.hidden.reference["generator"])
     try:
-        reference = case.suite.plugin.generate_reference(case)
+        reference = plugin_of(case).generate_reference(case)
     except InfrastructureError:  # the machine's failure, not the case's: the job fails and is retried
         raise
     except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's

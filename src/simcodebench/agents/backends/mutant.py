@@ -21,6 +21,7 @@ from simcodebench.agents.backends.oracle import oracle_artifact
 from simcodebench.agents.rewrites import scale_constants
 from simcodebench.core.cases import Case
 from simcodebench.core.failure_classes import MODEL_FAILURES
+from simcodebench.core.registry import plugin_of
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ def mutant_names(case: Case) -> list[str]:
 
 def operation(case: Case, name: str) -> Callable[[Any, MutationContext], Any]:
     """The operation ``name``: one of :data:`OPERATIONS` or of the suite plugin's ``mutant_operations``."""
-    return {**OPERATIONS, **case.suite.plugin.mutant_operations}[name]
+    return {**OPERATIONS, **plugin_of(case).mutant_operations}[name]
 
 
 def build_mutant(case: Case, index: int, tau_time: float | None) -> Mutant:

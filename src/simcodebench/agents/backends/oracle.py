@@ -7,12 +7,13 @@ from typing import Any
 from simcodebench.agents.artifacts import kind, render_reply
 from simcodebench.agents.multifile import read_tree
 from simcodebench.core.cases import Case
+from simcodebench.core.registry import plugin_of
 
 
 def oracle_artifact(case: Case) -> Any:
     """The oracle: its source (``code``), its files as ``{path: text}`` (``files``) or its reply (``option``)."""
     path = case.folder / case.hidden.oracle
-    built = case.suite.plugin.oracle_source(case)
+    built = plugin_of(case).oracle_source(case)
     if built is not None:  # the suite builds each case's oracle (a shared solver and its settings)
         return built
     if kind(case) == "files":
