@@ -78,8 +78,7 @@ def test_the_cycle_finder_finds_a_cycle(monkeypatch):
 def test_no_particular_suite_is_imported_from_outside_suites():
     outside = {name for name in MODULES if not name.startswith("simcodebench.suites.")}
     offenders = {
-        name: sorted(target for target in GRAPH[name] if target.startswith("simcodebench.suites."))
-        for name in outside
+        name: sorted(target for target in GRAPH[name] if target.startswith("simcodebench.suites.")) for name in outside
     }
     assert {name: targets for name, targets in offenders.items() if targets} == {}
 
