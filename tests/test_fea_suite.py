@@ -18,7 +18,7 @@ from simcodebench.core.cases import get_case
 from simcodebench.core.references import Reference
 from simcodebench.suites.fea import sandbox_runner
 from simcodebench.suites.fea.refinement import ReferenceRejected, summarise
-from simcodebench.suites.fea.scorer import evaluate, prepare_run, run_metrics
+from simcodebench.suites.fea.scorer import measure, prepare_run, run_metrics
 from simcodebench.suites.fea.units import UnitsError, convert
 from simcodebench.suites.fea.validity import Invalid, check, numbers_in
 
@@ -108,14 +108,14 @@ def test_evaluate_gives_the_relative_error_and_the_paper_band(tmp_path):
     case = get_case("fea", "example_torsion")
     reference = Reference(scalars={"target": 201.06192982974676})
     _result(tmp_path, {"value": 0.180, "units": "kN*m"})
-    evaluation = evaluate(case, tmp_path, reference)
+    evaluation = measure(case, tmp_path, reference)
     assert evaluation.outcome == "ok"
     assert evaluation.error == pytest.approx((201.06192982974676 - 180.0) / 201.06192982974676)
     assert evaluation.metrics["within_10pct"] == 0.0  # 10.5% off
     _result(tmp_path, {"value": 20, "units": "N*m"})  # 20 mm is the radius: an echo
-    assert evaluate(case, tmp_path, reference).outcome == "invalid"
+    assert measure(case, tmp_path, reference).outcome == "invalid"
     (tmp_path / "result.json").unlink()
-    assert evaluate(case, tmp_path, reference).outcome == "missing"
+    assert measure(case, tmp_path, reference).outcome == "missing"
 
 
 SCRIPT = """\

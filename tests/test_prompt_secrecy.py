@@ -70,7 +70,7 @@ def _suite_context_text(case) -> str:
 
 
 @pytest.mark.parametrize(
-    "case", validate_path(__import__("simcodebench.core.project").project.cases_root()), ids=lambda c: c.key
+    "case", validate_path(__import__("simcodebench.core.project").core.project.cases_root()), ids=lambda c: c.key
 )
 def test_no_hidden_value_in_any_prompt(case):
     prompt = "\n".join(m["content"] for m in render_messages(case))

@@ -1,15 +1,19 @@
 from snakemake.utils import validate
+from snakemake_interface_executor_plugins.settings import ExecMode
 
 from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import show_logs
 from simcodebench.pipeline import aggregate, ask, calibrate, evaluate, reference
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.stale import remove_stale_records
 
 validate(config, "../schemas/config.schema.yaml")
 show_logs()
 
 PLAN = Plan.from_config(config)
 LAYOUT = PLAN.layout
+if workflow.exec_mode == ExecMode.DEFAULT:  # the main process plans; a job's own process never removes
+    remove_stale_records(PLAN)
 # the wildcards of one attempt, for the layout's patterns
 ATTEMPT = ("{agent}", "{suite}", "{case}", "{sample}", "{attempt}")
 
