@@ -2,8 +2,9 @@
 
 Each ``POST /v1/chat/completions`` consumes the next behaviour of :attr:`OpenAIServer.script` (see
 :func:`ok`, :func:`status`, :func:`malformed`, :func:`delay`); once the script is empty the server answers
-with its default behaviour, or with ``responder(request_json)`` as the reply text, or with an echo of the
-model name and a hash of the last user message. Every request is recorded, the key's value excepted.
+with its default behaviour, or with ``responder(request_json)`` (the reply text, or a :func:`ok` behaviour),
+or with an echo of the model name and a hash of the last user message. Every request is recorded, the key's
+value excepted.
 
 Use it as a context manager, or through the ``openai_server`` fixture::
 
@@ -87,7 +88,7 @@ class OpenAIServer:
     """The scripted server; :meth:`start` it, point a client at :attr:`url`, and :meth:`stop` it."""
 
     default: Behaviour = field(default_factory=ok)
-    responder: Callable[[dict[str, Any]], str] | None = None
+    responder: Callable[[dict[str, Any]], str | Behaviour] | None = None
     script: list[Behaviour] = field(default_factory=list)
     requests: list[RecordedRequest] = field(default_factory=list)
 
@@ -159,7 +160,8 @@ class OpenAIServer:
         if behaviour.text is not None:
             text = behaviour.text
         elif self.responder is not None:
-            text = self.responder(request)
+            answer = self.responder(request)
+            behaviour, text = (answer, answer.text or "") if isinstance(answer, Behaviour) else (behaviour, answer)
         else:
             text = default_text(request)
         prompt = sum(len(str(m.get("content") or "").split()) for m in request.get("messages", []))

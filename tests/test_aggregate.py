@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from simcodebench.report.breakdowns import agent_stats, mutant_stats, stage_stats
+from simcodebench.report.breakdowns import agent_stats, mutant_stats, stage_stats, truncation_stats
 from simcodebench.report.collect import COLUMNS, collect
 from simcodebench.report.plots import failure_class_plot
 from simcodebench.report.stats import pass_at_k, wilson_interval
@@ -73,7 +73,9 @@ def test_pass_at_k_errors():
 # ---------------------------------------------------------------- synthetic runs tree
 
 
-def _score(root: Path, agent, suite, case, sample, attempt, cls, *, mutant=None, declared=None, cost=0.01):
+def _score(
+    root: Path, agent, suite, case, sample, attempt, cls, *, mutant=None, declared=None, cost=0.01, truncated=False
+):
     skipped = cls is None
     rec = {
         "agent": agent,
@@ -97,6 +99,7 @@ def _score(root: Path, agent, suite, case, sample, attempt, cls, *, mutant=None,
         if skipped
         else {"model": "m", "prompt_tokens": 100, "completion_tokens": 200, "cost_usd": cost},
         "message": "" if cls in (None, "Pass") else f"{cls} because",
+        "truncated": truncated,
     }
     path = root / agent / suite / case / str(sample) / str(attempt) / "score.json"
     path.parent.mkdir(parents=True)
@@ -125,6 +128,7 @@ def _sample(root: Path, agent, suite, case, sample, classes, **kw):
         _score(root, agent, suite, case, sample, attempt, cls, **kw)
     selected = max(a for a, cls in enumerate(classes) if cls is not None)
     kw.pop("cost", None)
+    kw.pop("truncated", None)
     _final(root, agent, suite, case, sample, selected, classes[selected], len(classes), **kw)
 
 
@@ -239,3 +243,23 @@ def test_unreadable_record_names_file(tmp_path: Path):
     path.write_text("{not json")
     with pytest.raises(ValueError, match="score.json"):
         collect(tmp_path)
+
+
+def test_replies_cut_at_max_tokens_are_counted_and_warned_from_a_fifth(runs: Path, tmp_path: Path):
+    for sample in range(5):  # one reply in five cut: warned
+        _sample(runs, "fifth", "s1", "a", sample, ["F-Extract" if sample == 0 else "Pass"], truncated=sample == 0)
+    for sample in range(6):  # one in six: counted, not warned
+        _sample(runs, "sixth", "s1", "a", sample, ["Pass"], truncated=sample == 0)
+    frame = collect(runs)
+    stats = truncation_stats(frame).set_index("agent")
+    assert stats.loc["fifth", ["replies", "truncated"]].tolist() == [5, 1] and stats.loc["fifth", "warn"]
+    assert stats.loc["sixth", ["replies", "truncated"]].tolist() == [6, 1] and not stats.loc["sixth", "warn"]
+    assert stats.loc["feedback", ["replies", "truncated"]].tolist() == [6, 0]  # its skipped attempt left out
+    summary = (write_tables(frame, tmp_path / "out", {})[-1]).read_text()
+    assert "| fifth | 5 | 1 | 20.0% |" in summary and "| sixth | 6 | 1 | 16.7% |" in summary
+    assert "replies of agent `fifth`" in summary and "replies of agent `sixth`" not in summary
+
+
+def test_no_section_on_cut_replies_when_none_was_cut(runs: Path, tmp_path: Path):
+    summary = (write_tables(collect(runs), tmp_path / "out", {})[-1]).read_text()
+    assert "cut at max_tokens" not in summary

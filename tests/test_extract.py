@@ -37,3 +37,15 @@ def test_unextractable_replies_say_why(text, reason):
 def test_block_languages_are_read_from_the_info_string():
     blocks = fenced_blocks("```C++ title\nint main(){}\n```\n")
     assert blocks[0].language == "c++"
+
+
+def test_an_unterminated_last_fence_is_extracted_to_the_end_of_the_reply():
+    cut = "Here:\n```python\nimport numpy\nprint(1)\n"
+    assert extract_code(cut, "python") == "import numpy\nprint(1)\n"
+    assert [b.closed for b in fenced_blocks("```python\na = 1\n```\n```python\nb = 2\n")] == [True, False]
+
+
+def test_a_closing_fence_is_never_read_as_an_unterminated_opening():
+    assert [b.closed for b in fenced_blocks("```python\na = 1\n```\nthe end\n")] == [True]
+    with pytest.raises(ExtractionError, match="no fenced code block"):
+        extract_code("no code here, only ``` inline", "python")

@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from openai_server import OpenAIServer
+from openai_server import OpenAIServer, ok
 from pipeline import REPO, make_workdir, scores, snakemake
 
 pytestmark = pytest.mark.slow
@@ -128,3 +128,28 @@ def test_bad_agent_config_is_one_clear_line(tmp_path):
     result = snakemake(work, "-n", check=False)
     assert result.returncode != 0
     assert "field 'agents.x.file': 'missing.jsonl' does not exist" in result.stdout + result.stderr
+
+
+def test_replies_cut_at_max_tokens_are_scored_flagged_and_counted(tmp_path, python_env):
+    """A reply cut at max_tokens (finish_reason length) is extracted up to the cut, scored, flagged in score.json
+    and scores.csv, named in its message, and counted in the summary with a warning."""
+    source = (REPO / "cases" / "re4" / "hilbert" / "reference_solution.py").read_text()
+    cut = {
+        0: f"```python\n{source}",  # complete but for its closing fence: runs and passes
+        1: "```python\nimport numpy as np\nnp.savez('solution.npz', x_5=np.",  # cut mid-line
+        2: "Let me think about the Hilbert matrix step by step. First,",  # cut before any code
+    }
+    with OpenAIServer(responder=lambda request: ok(cut[request["seed"]], finish_reason="length")) as server:
+        agent = _openai_agent(server.url, 3, seed=0, max_tokens=50)
+        work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"m": agent}})
+        snakemake(work, env={"SCB_TEST_KEY": SECRET})
+    frame = scores(work).sort_values("sample")
+    assert list(frame.failure_class) == ["Pass", "F-Exec", "F-Extract"]
+    assert frame.truncated.all() and set(frame.finish_reason) == {"length"}
+    cut_first = "the reply was cut at max_tokens (finish_reason length)"
+    assert frame.message.iloc[1].startswith(cut_first + ";")
+    assert frame.message.iloc[2].startswith(cut_first + " before its code was complete: the reply has no fenced")
+    score = json.loads((work / "results/runs/m/re4/hilbert/2/0/score.json").read_text())
+    assert score["truncated"] and score["generation"]["finish_reason"] == "length"
+    summary = (work / "results/summary/summary.md").read_text()
+    assert "| m | 3 | 3 | 100.0% |" in summary and "**Warning:** 3 of 3 replies of agent `m`" in summary

@@ -15,6 +15,20 @@ from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.gates import score_attempt
 
 STDERR_EXCERPT = 1500
+CUT = "the reply was cut at max_tokens (finish_reason length)"
+"""How a failed score's message begins when its reply was truncated."""
+
+
+def truncated(response: dict[str, Any]) -> bool:
+    """Whether the reply extraction read was cut at the token limit (``finish_reason`` ``length``)."""
+    return response.get("finish_reason") == "length"
+
+
+def _cut_message(score: dict[str, Any]) -> str:
+    """A failed, truncated reply's message: the cut first, then what failed."""
+    if score["failure_class"] == "F-Extract":
+        return f"{CUT} before its code was complete: {score['message']}"
+    return f"{CUT}; {score['message']}"
 
 
 def _visible_detail(score: dict[str, Any], run: dict[str, Any], run_dir: Path) -> str:
@@ -67,6 +81,7 @@ def make_score(
         "strategy": response.get("strategy"),
         "stage": response.get("stage"),
         "verdict": response.get("verdict"),
+        "truncated": truncated(response),
     }
     generation = {
         "backend": response.get("backend"),
@@ -76,6 +91,7 @@ def make_score(
         "cost_usd": response.get("cost_usd"),
         "latency_s": response.get("latency_s"),
         "cache_hit": response.get("cache_hit"),
+        "finish_reason": response.get("finish_reason"),
     }
     if response["status"] == "skipped":
         write_json(
@@ -106,6 +122,8 @@ def make_score(
         manifest_path.parent,
         read_json(convergence_path) if convergence_path else None,
     )
+    if ident["truncated"] and not score["passed"]:
+        score["message"] = _cut_message(score)
     score["visible_detail"] = _visible_detail(score, run, run_path.parent) if not score["passed"] else ""
     score["executable"] = {"run", "outputs"} <= {g["name"] for g in score["gates"] if g["passed"]}
     score["diagnostics"] = {"stderr_warnings": _stderr_warnings(run_path.parent)}

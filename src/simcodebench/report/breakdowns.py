@@ -79,6 +79,20 @@ def failure_class_counts(frame: pd.DataFrame) -> pd.DataFrame:
     return counts[known + sorted(set(counts.columns) - set(known))]
 
 
+TRUNCATION_WARNING = 0.2
+"""The share of an agent's replies cut at the token limit from which the summary warns."""
+
+
+def truncation_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per agent over the attempts that asked (skipped ones left out): replies, those cut at the token limit
+    (``truncated``), their share, and ``warn`` when the share reaches :data:`TRUNCATION_WARNING`."""
+    asked = frame[frame["status"] != "skipped"]
+    stats = asked.groupby("agent")["truncated"].agg(replies="size", truncated="sum").reset_index()
+    stats["share"] = stats["truncated"] / stats["replies"]
+    stats["warn"] = stats["share"] >= TRUNCATION_WARNING
+    return stats
+
+
 def stage_stats(frame: pd.DataFrame) -> pd.DataFrame:
     """Per agent and attempt index: reached, passed, infra, pass rate among reached, cumulative pass rate."""
     scored = frame[frame["status"] == "scored"]

@@ -37,6 +37,8 @@ COLUMNS: dict[str, str] = {
     "completion_tokens": "Int64",
     "cost_usd": "float64",
     "latency_s": "float64",
+    "finish_reason": "object",
+    "truncated": "bool",
     "message": "object",
     "metrics": "object",
     "strategy": "object",
@@ -47,9 +49,10 @@ COLUMNS: dict[str, str] = {
     "selected": "bool",
 }
 """Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is
-the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE;
-``executable``: ran and wrote well-formed, finite outputs; ``selected``: the final row of the sample a
-``best_of_n`` agent chose for its case (see :func:`mark_selected`)."""
+the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``finish_reason``: the endpoint's, of the reply
+extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
+``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and wrote well-formed, finite outputs;
+``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`)."""
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -96,6 +99,8 @@ def _row(rec: dict[str, Any], selected: dict[tuple[str, str, str, int], int]) ->
         "completion_tokens": gen.get("completion_tokens"),
         "cost_usd": gen.get("cost_usd"),
         "latency_s": gen.get("latency_s"),
+        "finish_reason": gen.get("finish_reason"),
+        "truncated": bool(rec.get("truncated")),
         "message": rec.get("message") or "",
         "metrics": json.dumps(rec.get("metrics") or {}, sort_keys=True),
         "strategy": rec.get("strategy"),

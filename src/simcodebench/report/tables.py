@@ -21,6 +21,7 @@ from simcodebench.report.breakdowns import (
     re4_stage_stats,
     stage_name_stats,
     stage_stats,
+    truncation_stats,
 )
 from simcodebench.report.markdown import NONE, ci, count, money, pct, scientific, share, table
 
@@ -34,6 +35,11 @@ STAGE_NOTE = (
     "cumulative: samples passed by this attempt / counted samples (final class not F-Infra)."
 )
 
+TRUNCATION_NOTE = (
+    "replies: attempts that asked the agent (skipped ones left out); cut: the endpoint's finish_reason was "
+    "`length`. A cut reply is still extracted and scored (an unterminated last code fence is read to the end of "
+    "the reply); scores.csv marks it in `truncated`."
+)
 STAGES_NOTE = (
     "asked: samples whose stage made its calls and was scored; skipped: not needed (an earlier pass, an SMRF "
     "attempt that already executes, a Re^4 early stop); executable: ran and wrote well-formed, finite outputs."
@@ -79,6 +85,23 @@ def failure_class_markdown(frame: pd.DataFrame) -> str:
     header = ["agent", *(f"{c} (excluded)" if c == INFRA else c for c in counts.columns), "total"]
     rows = [[agent, *row, sum(row)] for agent, row in zip(counts.index, counts.values.tolist(), strict=True)]
     return table(header, rows)
+
+
+def truncation_markdown(frame: pd.DataFrame) -> str:
+    """Replies cut at the token limit, per agent (see ``truncation_stats``), with a warning line for each agent
+    with many; empty when no reply was cut."""
+    stats = truncation_stats(frame)
+    if not stats["truncated"].any():
+        return ""
+    rows = [[r.agent, r.replies, r.truncated, pct(r.share)] for r in stats.itertuples()]
+    text = table(["agent", "replies", "cut at max_tokens", "share"], rows)
+    for r in stats[stats["warn"]].itertuples():
+        text += (
+            f"\n**Warning:** {r.truncated} of {r.replies} replies of agent `{r.agent}` ({pct(r.share)}) were cut at "
+            "max_tokens (finish_reason length): their failures measure the run's token limit more than the model; "
+            "raise its `max_tokens`.\n"
+        )
+    return text
 
 
 def stage_markdown(frame: pd.DataFrame) -> str:
@@ -198,6 +221,9 @@ def _sections(frame: pd.DataFrame, plugins: Mapping[str, SuitePlugin]) -> str:
     text = f"## Pass rates\n\n{agent_markdown(frame)}\n{AGENT_NOTE}\n\n"
     text += f"## Failure classes (final attempts)\n\n{failure_class_markdown(frame)}\n"
     text += f"## Attempts\n\n{stage_markdown(frame)}\n{STAGE_NOTE}\n"
+    truncation = truncation_markdown(frame)
+    if truncation:
+        text += f"\n## Replies cut at max_tokens\n\n{truncation}\n{TRUNCATION_NOTE}\n"
     strategies = set(frame["strategy"].dropna())
     if strategies & {"re4", "smrf"}:
         text += f"\n## Stages\n\n{stage_name_markdown(frame)}\n{STAGES_NOTE}\n"
