@@ -23,15 +23,36 @@ SYSTEM = (
 
 @pytest.mark.parametrize(
     ("reply", "option"),
-    [("3", 3), (" 2\n", 2), ("Answer: 4", 4), ("Option 3, not 2", 3), ("The answer is (1).", 1), ("15", 1)],
+    [
+        ("3", 3),
+        (" 2\n", 2),
+        ("Answer: 4", 4),
+        ("Option 3, not 2", 3),
+        ("The answer is (1).", 1),
+        ("3. The scheme is second-order accurate in 2D, with CFL 0.25.", 3),
+        ("1. upwind\n2. central\n3. Lax-Wendroff\n4. leapfrog\nAnswer: 2", 2),
+    ],
 )
-def test_strict_then_first_digit_from_one_to_four(reply, option):
+def test_strict_then_stated_then_the_only_option_named(reply, option):
     assert parse_option(reply) == option
 
 
-@pytest.mark.parametrize("reply", ["", "   ", "I am not sure.", "5 or 6", None])
-def test_unparsable_replies_raise(reply):
-    with pytest.raises(ExtractionError):
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        (None, "empty"),
+        ("I am not sure.", "names no option"),
+        ("5 or 6", "names no option"),
+        ("15", "names no option"),
+        ("1. upwind\n2. central\n3. Lax-Wendroff\n4. leapfrog", r"several options \(1, 2, 3, 4\)"),
+        ("2 or 3", r"several options \(2, 3\)"),
+        ("The answer is 2. No, the answer is 3.", r"several options \(2, 3\)"),
+    ],
+)
+def test_replies_naming_no_option_or_several_are_unanswered(reply, reason):
+    with pytest.raises(ExtractionError, match=reason):
         parse_option(reply)
 
 
