@@ -39,6 +39,7 @@ class Behaviour:
     code: int = 200
     body: Any = None
     seconds: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def ok(
@@ -51,9 +52,10 @@ def ok(
     return Behaviour("ok", text=text, model=model, usage=usage, finish_reason=finish_reason)
 
 
-def status(code: int, body: Any = None) -> Behaviour:
-    """An HTTP error ``code`` with a JSON ``body`` (default: an OpenAI-style error object)."""
-    return Behaviour("status", code=code, body=body)
+def status(code: int, body: Any = None, headers: dict[str, str] | None = None) -> Behaviour:
+    """An HTTP error ``code`` with a JSON ``body`` (default: an OpenAI-style error object) and extra ``headers``
+    (e.g. ``Retry-After``)."""
+    return Behaviour("status", code=code, body=body, headers=dict(headers or {}))
 
 
 def malformed(body: Any = "this is not json {") -> Behaviour:
@@ -132,8 +134,8 @@ class OpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes]:
-        """Record one request and return the status and body to send."""
+    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes, dict[str, str]]:
+        """Record one request and return the status, body and extra headers to send."""
         try:
             request = json.loads(raw)
         except ValueError:
@@ -142,18 +144,18 @@ class OpenAIServer:
         with self._lock:
             self.requests.append(RecordedRequest(path, kept, len(kept) < len(headers), request))
             if path != CHAT_PATH or not isinstance(request, dict):
-                return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
+                return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}}), {}
             behaviour = self.script.pop(0) if self.script else self.default
         if behaviour.kind == "status":
             body = behaviour.body or {
                 "error": {"message": f"scripted error {behaviour.code}", "type": "server_error", "code": None}
             }
-            return behaviour.code, _dumps(body)
+            return behaviour.code, _dumps(body), behaviour.headers
         if behaviour.kind == "malformed":
             body = behaviour.body
-            return 200, body.encode() if isinstance(body, str) else _dumps(body)
+            return 200, body.encode() if isinstance(body, str) else _dumps(body), {}
         time.sleep(behaviour.seconds)
-        return 200, _dumps(self._completion(behaviour, request))
+        return 200, _dumps(self._completion(behaviour, request)), {}
 
     def _completion(self, behaviour: Behaviour, request: dict[str, Any]) -> dict[str, Any]:
         """A chat-completion body for ``request``."""
@@ -196,11 +198,13 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            code, body = server.answer(self.path, dict(self.headers.items()), raw)
+            code, body, extra = server.answer(self.path, dict(self.headers.items()), raw)
             try:
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
+                for name, value in extra.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):

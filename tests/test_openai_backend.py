@@ -19,6 +19,7 @@ from openai_server import (
     status,
 )
 
+from simcodebench.agents.backends import openai_backend
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.openai_backend import call_openai
 from simcodebench.agents.backends.reply import Reply
@@ -103,6 +104,24 @@ def test_rate_limit_then_success(openai_server: OpenAIServer) -> None:
     openai_server.queue(status(429), ok("fine"))
     reply = call(make_agent(openai_server))
     assert (reply.text, reply.tries, openai_server.count) == ("fine", 2, 2)
+
+
+def test_retry_after_of_429_and_503_is_waited_capped(
+    openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waits: list[float] = []
+    monkeypatch.setattr(openai_backend.time, "sleep", waits.append)
+    openai_server.queue(
+        status(429, headers={"Retry-After": "7"}),
+        status(503, headers={"Retry-After": "600"}),  # capped at MAX_BACKOFF_S
+        status(500, headers={"Retry-After": "5"}),  # only 429 and 503 are read: the backoff
+        status(429, headers={"Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"}),  # a date: the backoff
+        ok("fine"),
+    )
+    reply = call(make_agent(openai_server, max_retries=4))
+    assert (reply.text, reply.tries) == ("fine", 5)
+    assert waits[:2] == [7.0, openai_backend.MAX_BACKOFF_S]  # the backend's waits come first, in order
+    assert all(wait < 1 for wait in waits[2:4])  # (the server's own sleep(0) may follow)
 
 
 def test_persistent_server_error(openai_server: OpenAIServer) -> None:

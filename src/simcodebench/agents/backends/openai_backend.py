@@ -1,7 +1,8 @@
 """The ``openai`` backend: any OpenAI-compatible chat-completions endpoint, through the official SDK.
 
 Transient failures (429, 5xx, timeouts, connection errors, malformed bodies) are retried with exponential
-backoff; they never count as attempts. The API key is read from the environment and never logged or stored.
+backoff; they never count as attempts. A 429 or 503 with a ``Retry-After`` header in seconds waits that long
+instead (at most :data:`MAX_BACKOFF_S`). The API key is read from the environment and never logged or stored.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ MAX_BACKOFF_S = 60.0
 
 
 class _Transient(Exception):
-    """A failure worth retrying."""
+    """A failure worth retrying; ``retry_after`` is the wait the endpoint asked for, in seconds, if any."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_name: str, seed: int | None) -> Reply:
@@ -74,7 +79,7 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
             except _Transient as exc:
                 last_error = str(exc)
                 if tries <= max_retries:
-                    wait = min(backoff_s * 2 ** (tries - 1), MAX_BACKOFF_S) * (1 + 0.1 * random.random())
+                    wait = _wait(exc.retry_after, backoff_s, tries)
                     log.warning(
                         "%s: %s (try %d of %d); retrying in %.1f s",
                         where,
@@ -121,7 +126,7 @@ def _request(
         body = response.http_response.json()
     except openai.APIStatusError as exc:
         if exc.status_code == 429 or exc.status_code >= 500:
-            raise _Transient(_status_text(exc, api_key)) from None
+            raise _Transient(_status_text(exc, api_key), _retry_after(exc)) from None
         raise
     except openai.APITimeoutError:
         raise _Transient(f"timed out after {timeout_s:g} s") from None
@@ -138,6 +143,26 @@ def _request(
     ):
         raise _Transient("malformed body (no choices[0].message)")
     return body, latency_s
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    """The seconds of a 429's or 503's ``Retry-After`` header; None without one, or when it is not a number
+    of seconds (an HTTP date is left to the backoff)."""
+    if exc.status_code not in (429, 503):
+        return None
+    try:
+        seconds = float(exc.response.headers.get("retry-after", ""))
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+def _wait(retry_after: float | None, backoff_s: float, tries: int) -> float:
+    """Seconds to wait before the next try: the endpoint's ``Retry-After`` when it gave one, else the
+    exponential backoff with up to 10 % jitter; at most :data:`MAX_BACKOFF_S` either way."""
+    if retry_after is not None:
+        return min(retry_after, MAX_BACKOFF_S)
+    return min(backoff_s * 2 ** (tries - 1), MAX_BACKOFF_S) * (1 + 0.1 * random.random())
 
 
 def _reply(
