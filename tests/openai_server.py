@@ -40,6 +40,7 @@ class Behaviour:
     body: Any = None
     seconds: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    reasoning: str | None = None
 
 
 def ok(
@@ -47,9 +48,11 @@ def ok(
     model: str | None = None,
     usage: dict[str, int] | None = None,
     finish_reason: str = "stop",
+    reasoning: str | None = None,
 ) -> Behaviour:
-    """A chat completion; text defaults to the server's default reply, model to the requested one."""
-    return Behaviour("ok", text=text, model=model, usage=usage, finish_reason=finish_reason)
+    """A chat completion; text defaults to the server's default reply, model to the requested one; ``reasoning``
+    is sent in the message's ``reasoning_content`` (as vLLM and DeepSeek send it)."""
+    return Behaviour("ok", text=text, model=model, usage=usage, finish_reason=finish_reason, reasoning=reasoning)
 
 
 def status(code: int, body: Any = None, headers: dict[str, str] | None = None) -> Behaviour:
@@ -180,7 +183,7 @@ class OpenAIServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": text},
+                    "message": {"role": "assistant", "content": text, "reasoning_content": behaviour.reasoning},
                     "finish_reason": behaviour.finish_reason,
                 }
             ],

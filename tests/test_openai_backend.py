@@ -23,6 +23,7 @@ from simcodebench.agents.backends import openai_backend
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.openai_backend import call_openai
 from simcodebench.agents.backends.reply import Reply
+from simcodebench.agents.extract import extract_code
 from simcodebench.core.errors import EndpointError, InputError
 
 KEY_ENV = "SIMCODEBENCH_TEST_KEY"
@@ -122,6 +123,46 @@ def test_retry_after_of_429_and_503_is_waited_capped(
     assert (reply.text, reply.tries) == ("fine", 5)
     assert waits[:2] == [7.0, openai_backend.MAX_BACKOFF_S]  # the backend's waits come first, in order
     assert all(wait < 1 for wait in waits[2:4])  # (the server's own sleep(0) may follow)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({}, "max_tokens"),
+        ({"model": "o3-mini"}, "max_completion_tokens"),
+        ({"model": "openai/gpt-5"}, "max_completion_tokens"),
+        ({"model": "gpt-4.1"}, "max_tokens"),
+        ({"token_limit_field": "max_completion_tokens"}, "max_completion_tokens"),
+        ({"model": "o3", "token_limit_field": "max_tokens"}, "max_tokens"),
+    ],
+)
+def test_max_tokens_goes_in_the_field_the_model_takes(openai_server: OpenAIServer, overrides, field) -> None:
+    call(make_agent(openai_server, **overrides))
+    sent = openai_server.requests[-1].json
+    other = ({"max_tokens", "max_completion_tokens"} - {field}).pop()
+    assert sent[field] == 256 and other not in sent
+
+
+DRAFT, FINAL = "```python\ndraft = 1\n```", "```python\nfinal = 2\n```"
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "text", "reasoning"),
+    [
+        (ok(f"<think>\n{DRAFT}\n</think>\n\n{FINAL}"), FINAL, DRAFT),
+        (ok(f"{DRAFT}\n</think>\n{FINAL}"), FINAL, DRAFT),  # the template opened <think> in the prompt
+        (ok(FINAL, reasoning=DRAFT), FINAL, DRAFT),  # reasoning_content, as vLLM and DeepSeek send it
+        (ok(f"<think>{DRAFT}", finish_reason="length"), None, DRAFT),  # cut while thinking: no answer
+        (ok(FINAL), FINAL, None),
+    ],
+)
+def test_reasoning_is_kept_apart_from_the_answer(openai_server: OpenAIServer, behaviour, text, reasoning) -> None:
+    openai_server.queue(behaviour)
+    reply = call(make_agent(openai_server))
+    assert (reply.text, reply.reasoning) == (text, reasoning)
+    assert reply.status == ("ok" if text else "no_response")
+    if text:
+        assert extract_code(reply.text, "python") == "final = 2\n"
 
 
 def test_persistent_server_error(openai_server: OpenAIServer) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import time
 from typing import Any
 
 import openai
 
+from simcodebench.agents.backends.reasoning import split_reasoning
 from simcodebench.agents.backends.reply import NO_RESPONSE, OK, Reply
 from simcodebench.core.errors import EndpointError, InputError
 
@@ -22,6 +24,8 @@ log = logging.getLogger(__name__)
 
 NO_KEY_PLACEHOLDER = "none"
 MAX_BACKOFF_S = 60.0
+REASONING_MODEL = re.compile(r"^(?:openai/)?(?:o\d|gpt-5)", re.IGNORECASE)
+"""Model names of OpenAI's reasoning models (optionally behind a router's ``openai/`` prefix)."""
 
 
 class _Transient(Exception):
@@ -41,7 +45,8 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     - ``base_url``: the endpoint, e.g. ``http://localhost:8000/v1``; default: the SDK default.
     - ``api_key_env``: the environment variable holding the API key (default ``OPENAI_API_KEY``); ``null``
       for a server that needs no key (vLLM, Ollama), which is then sent the placeholder ``"none"``.
-    - ``temperature``, ``max_tokens``: sent when set.
+    - ``temperature``, ``max_tokens``: sent when set; ``max_tokens`` under the name ``token_limit_field`` gives
+      (:func:`token_limit_field`).
     - ``seed``: the agent's seed, sent when the call's ``seed`` (the per-sample seed) is None.
     - ``timeout_s``: per-request timeout (default 600).
     - ``max_retries``: retries after the first request (default 5).
@@ -55,9 +60,10 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     api_key = _api_key(agent, agent_name)
     request_seed = seed if seed is not None else agent.get("seed")
     request: dict[str, Any] = {"model": agent["model"], "messages": messages}
-    for name in ("temperature", "max_tokens"):
-        if agent.get(name) is not None:
-            request[name] = agent[name]
+    if agent.get("temperature") is not None:
+        request["temperature"] = agent["temperature"]
+    if agent.get("max_tokens") is not None:
+        request[token_limit_field(agent)] = agent["max_tokens"]
     if request_seed is not None:
         request["seed"] = request_seed
     if agent.get("extra_body"):
@@ -97,6 +103,16 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
                 ) from None
             return _reply(body, latency_s, tries, agent, endpoint, request_seed)
     raise EndpointError(f"{where}: every try failed; tries: {tries}; last error: {last_error}")
+
+
+def token_limit_field(agent: dict[str, Any]) -> str:
+    """The request field that carries ``max_tokens``: the agent's ``token_limit_field``, else
+    ``max_completion_tokens`` for OpenAI's reasoning models (o1, o3, o4-mini, ... and gpt-5), which refuse
+    ``max_tokens`` (OpenAI's API reference deprecates it for them), else ``max_tokens``, which every
+    OpenAI-compatible server reads."""
+    if agent.get("token_limit_field"):
+        return str(agent["token_limit_field"])
+    return "max_completion_tokens" if REASONING_MODEL.match(str(agent["model"])) else "max_tokens"
 
 
 def _api_key(agent: dict[str, Any], agent_name: str) -> str:
@@ -175,7 +191,7 @@ def _reply(
 ) -> Reply:
     """Build the :class:`Reply` from a valid chat-completion body."""
     choice = body["choices"][0]
-    text = choice["message"].get("content")
+    reasoning, text = split_reasoning(choice["message"])
     given = body.get("usage") or {}
     usage = {name: int(given.get(name) or 0) for name in ("prompt_tokens", "completion_tokens")}
     usage["total_tokens"] = int(given.get("total_tokens") or sum(usage.values()))
@@ -194,6 +210,7 @@ def _reply(
         cost_usd=cost,
         tries=tries,
         finish_reason=choice.get("finish_reason"),
+        reasoning=reasoning,
         raw=body,
         extra={"endpoint": endpoint, "seed": request_seed},
     )

@@ -20,8 +20,9 @@ class Reply:
 
     ``status`` is ``"ok"`` when the model returned text and ``"no_response"`` when it returned none (empty or
     missing content). ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
-    time of the request that succeeded. ``raw`` is the response body as received; ``extra`` holds anything
-    else a backend wants to keep (never a secret).
+    time of the request that succeeded. ``reasoning`` is a reasoning model's thinking, kept apart from ``text``
+    (:mod:`simcodebench.agents.backends.reasoning`), which extraction never reads. ``raw`` is the response body as
+    received; ``extra`` holds anything else a backend wants to keep (never a secret).
     """
 
     status: str
@@ -32,6 +33,7 @@ class Reply:
     cost_usd: float | None = None
     tries: int = 0
     finish_reason: str | None = None
+    reasoning: str | None = None
     raw: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
