@@ -96,6 +96,8 @@ class OpenAIServer:
     responder: Callable[[dict[str, Any]], str | Behaviour] | None = None
     script: list[Behaviour] = field(default_factory=list)
     requests: list[RecordedRequest] = field(default_factory=list)
+    windows: dict[str, int] = field(default_factory=dict)
+    """``GET /v1/models`` lists these models with their ``max_model_len``, as vLLM does (not recorded)."""
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -160,6 +162,13 @@ class OpenAIServer:
         time.sleep(behaviour.seconds)
         return 200, _dumps(self._completion(behaviour, request)), {}
 
+    def models(self, path: str) -> tuple[int, bytes]:
+        """The answer to a GET: the model list at ``/v1/models``, else 404."""
+        if path != "/v1/models":
+            return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
+        data = [{"id": m, "object": "model", "owned_by": "test", "max_model_len": n} for m, n in self.windows.items()]
+        return 200, _dumps({"object": "list", "data": data})
+
     def _completion(self, behaviour: Behaviour, request: dict[str, Any]) -> dict[str, Any]:
         """A chat-completion body for ``request``."""
         if behaviour.text is not None:
@@ -212,6 +221,14 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client timed out and left
+
+        def do_GET(self) -> None:
+            code, body = server.models(self.path)
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -165,6 +165,27 @@ def test_reasoning_is_kept_apart_from_the_answer(openai_server: OpenAIServer, be
         assert extract_code(reply.text, "python") == "final = 2\n"
 
 
+def test_a_prompt_over_the_stated_window_is_refused_unsent(openai_server: OpenAIServer) -> None:
+    reply = call(make_agent(openai_server, context_tokens=5))  # MESSAGES: 32 characters, about 8 tokens
+    assert (reply.status, reply.text, reply.tries, openai_server.count) == ("context", None, 0, 0)
+    assert "about 8 tokens" in reply.reason and "context window of 5 tokens" in reply.reason
+
+
+def test_the_window_the_server_reports_is_read(openai_server: OpenAIServer) -> None:
+    openai_server.windows = {"other-model": 10_000, "test-model": 5}
+    reply = call(make_agent(openai_server))
+    assert (reply.status, openai_server.count) == ("context", 0)
+    assert call(make_agent(openai_server, context_tokens=100)).status == "ok"  # a stated window wins
+
+
+def test_a_400_naming_the_context_length_is_the_samples_failure(openai_server: OpenAIServer) -> None:
+    message = "This model's maximum context length is 4096 tokens. However, you requested 60784 tokens."
+    openai_server.queue(status(400, {"error": {"message": message, "type": "invalid_request_error"}}))
+    reply = call(make_agent(openai_server))
+    assert (reply.status, reply.text, reply.tries, openai_server.count) == ("context", None, 1, 1)
+    assert "context window" in reply.reason and "HTTP 400" in reply.reason and "4096" in reply.reason
+
+
 def test_persistent_server_error(openai_server: OpenAIServer) -> None:
     openai_server.queue(*[status(500)] * 3)
     with pytest.raises(EndpointError) as caught:

@@ -33,6 +33,7 @@ def _write(run_dir, offset=0.0, sizes=(5, 10, 15, 20, 25), nan=False):
     ("response", "manifest", "run", "outputs", "expected"),
     [
         ({"status": "no_response"}, OK_MANIFEST, OK_RUN, None, "F-NoResponse"),
+        ({"status": "context", "reason": "cannot fit"}, OK_MANIFEST, OK_RUN, None, "F-Context"),
         (OK_RESPONSE, {"status": "extract_failed", "reason": "no block"}, OK_RUN, None, "F-Extract"),
         (OK_RESPONSE, OK_MANIFEST, {"status": "timeout", "wall_s": 60}, None, "F-Timeout"),
         (OK_RESPONSE, OK_MANIFEST, {"status": "error", "wall_s": 1}, None, "F-Exec"),

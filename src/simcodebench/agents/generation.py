@@ -12,6 +12,7 @@ from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
 from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.agents.backends.replay import replay_reply
+from simcodebench.agents.backends.reply import CONTEXT
 from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Messages, Outcome, Role
 from simcodebench.core.cases import Case
@@ -101,7 +102,8 @@ class Caller:
             settings, messages, agent_name=self.agent.name, seed=None if seed is None else int(seed) + self.sample
         )
         record = {"backend": "openai", **reply.to_dict(), "requested_at": started}
-        cache.put(key, record, force=self.force)
+        if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
+            cache.put(key, record, force=self.force)
         return {**record, "cache_key": key, "cache_hit": False}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 FAILURE_CLASSES = (
     "Pass",
     "F-NoResponse",
+    "F-Context",
     "F-Extract",
     "F-Timeout",
     "F-Exec",

@@ -83,7 +83,7 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
             stale.unlink()
     manifest: dict[str, Any] = {"status": "ok", "files": []}
     if response["status"] != "ok":
-        manifest = {"status": response["status"], "reason": response.get("reason", "no reply"), "files": []}
+        manifest = {"status": response["status"], "reason": response.get("reason") or "no reply", "files": []}
     else:
         try:
             files = extract_files(case, response["text"])

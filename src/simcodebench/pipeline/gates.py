@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from simcodebench.agents.backends.reply import CONTEXT
 from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
@@ -90,6 +91,9 @@ def score_attempt(
 ) -> dict[str, Any]:
     """Apply the gates in order (response, extraction, run, outputs, accuracy, convergence, time) to one attempt.
 
+    The response gate fails as F-Context when the prompt could not fit the model's context window (the
+    response's status ``context``), else as F-NoResponse when there is no reply text.
+
     A calibration without an accuracy threshold (policy ``none``) has no accuracy gate: an ``ok`` measurement
     passes it, with or without an error.
 
@@ -108,8 +112,8 @@ def score_attempt(
     extracted = gates.check(
         "response",
         response["status"] == "ok",
-        "F-NoResponse",
-        response.get("reason", "") if response["status"] != "ok" else "",
+        "F-Context" if response["status"] == CONTEXT else "F-NoResponse",
+        (response.get("reason") or "") if response["status"] != "ok" else "",
     ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
     if extracted and not gates.check("run", *run_gate(case, run, run_dir)) and reports_failed_runs(case):
         failed_run_metrics = plugin_of(case).measure(case, run_dir, reference).metrics

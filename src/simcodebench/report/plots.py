@@ -13,6 +13,7 @@ from simcodebench.report.breakdowns import failure_class_counts
 CLASS_COLOURS = {
     "Pass": "#2ca02c",
     "F-NoResponse": "#393b79",
+    "F-Context": "#637939",
     "F-Extract": "#9467bd",
     "F-Timeout": "#8c564b",
     "F-Exec": "#d62728",

@@ -16,8 +16,9 @@ from typing import Any
 
 import openai
 
+from simcodebench.agents.backends.context import CHARS_PER_TOKEN, context_window, estimate_tokens, names_context
 from simcodebench.agents.backends.reasoning import split_reasoning
-from simcodebench.agents.backends.reply import NO_RESPONSE, OK, Reply
+from simcodebench.agents.backends.reply import CONTEXT, NO_RESPONSE, OK, Reply
 from simcodebench.core.errors import EndpointError, InputError
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,11 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     - ``backoff_s``: first wait between tries (default 2.0), doubling up to 60 s, with up to 10 % jitter.
     - ``price``: ``{prompt_per_1m: USD, completion_per_1m: USD}``; without it ``cost_usd`` is None.
     - ``extra_body``: a dict merged into the request body as is.
+    - ``context_tokens``: the model's context window, else read from the server where it reports it
+      (:mod:`simcodebench.agents.backends.context`).
+
+    A prompt that cannot fit the context window is a :class:`Reply` with status ``"context"`` and its reason,
+    not retried: refused before it is sent, or by the endpoint with a 400 or 413 that names the context length.
 
     Raises :class:`InputError` when the key's variable is unset, and :class:`EndpointError` when a request
     fails at once (4xx other than 429) or every try failed.
@@ -78,6 +84,13 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     with openai.OpenAI(**client_args) as client:
         endpoint = str(client.base_url)
         where = f"agent '{agent_name}': endpoint {endpoint}, model '{agent['model']}'"
+        window, estimate = context_window(client, agent), estimate_tokens(messages)
+        if window is not None and estimate > window:
+            reason = (
+                f"the prompt, about {estimate} tokens ({CHARS_PER_TOKEN} characters a token), cannot fit the "
+                f"context window of {window} tokens of model '{agent['model']}'; not sent"
+            )
+            return Reply(status=CONTEXT, reason=reason, extra={"endpoint": endpoint, "seed": request_seed})
         last_error = ""
         for tries in range(1, max_retries + 2):
             try:
@@ -97,6 +110,13 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
                     time.sleep(wait)
                 continue
             except openai.APIStatusError as exc:
+                if names_context(exc.status_code, exc.message):
+                    reason = (
+                        f"the endpoint refused the prompt for the model's context window: {_status_text(exc, api_key)}"
+                    )
+                    return Reply(
+                        status=CONTEXT, reason=reason, tries=tries, extra={"endpoint": endpoint, "seed": request_seed}
+                    )
                 raise EndpointError(
                     f"{where}: {_status_text(exc, api_key)}, not retried; tries: {tries}; "
                     f"{_hint(exc.status_code, agent_name)}"

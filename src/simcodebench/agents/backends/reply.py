@@ -7,6 +7,7 @@ from typing import Any
 
 OK = "ok"
 NO_RESPONSE = "no_response"
+CONTEXT = "context"
 
 
 def zero_usage() -> dict[str, int]:
@@ -18,8 +19,9 @@ def zero_usage() -> dict[str, int]:
 class Reply:
     """An LLM reply.
 
-    ``status`` is ``"ok"`` when the model returned text and ``"no_response"`` when it returned none (empty or
-    missing content). ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
+    ``status`` is ``"ok"`` when the model returned text, ``"no_response"`` when it returned none (empty or
+    missing content) and ``"context"`` when the prompt cannot fit the model's context window; ``reason`` says why
+    there is no text. ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
     time of the request that succeeded. ``reasoning`` is a reasoning model's thinking, kept apart from ``text``
     (:mod:`simcodebench.agents.backends.reasoning`), which extraction never reads. ``raw`` is the response body as
     received; ``extra`` holds anything else a backend wants to keep (never a secret).
@@ -34,6 +36,7 @@ class Reply:
     tries: int = 0
     finish_reason: str | None = None
     reasoning: str | None = None
+    reason: str | None = None
     raw: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -21,6 +21,7 @@ GATES = {"F-Acc": "accuracy", "F-Time": "time"}
 
 CATEGORIES = {
     "F-NoResponse": "the model gave no reply",
+    "F-Context": "the prompt did not fit the model's context window",
     "F-Extract": "no code block could be taken from the reply",
     "F-Timeout": "the program was killed at the wall-clock limit",
     "F-Exec": "the program raised an error or exited with a non-zero status",

@@ -27,7 +27,7 @@ def cfd_query_stats(frame: pd.DataFrame) -> pd.DataFrame:
     for (agent, suite), at in finals.groupby(["agent", "suite"]):
         n, correct = len(at), int(at["correct"].sum())
         low, high = wilson_interval(correct, n)
-        unparsed = int(at["failure_class"].isin(["F-Extract", "F-NoResponse"]).sum())
+        unparsed = int(at["failure_class"].isin(["F-Extract", "F-NoResponse", "F-Context"]).sum())
         rows.append(
             {
                 "agent": agent,
