@@ -46,8 +46,9 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     - ``base_url``: the endpoint, e.g. ``http://localhost:8000/v1``; default: the SDK default.
     - ``api_key_env``: the environment variable holding the API key (default ``OPENAI_API_KEY``); ``null``
       for a server that needs no key (vLLM, Ollama), which is then sent the placeholder ``"none"``.
-    - ``temperature``, ``max_tokens``: sent when set; ``max_tokens`` under the name ``token_limit_field`` gives
-      (:func:`token_limit_field`).
+    - ``temperature``, ``max_tokens``: sent when set, ``max_tokens`` in the request field
+      :func:`token_limit_field` names.
+    - ``token_limit_field``: ``max_tokens`` or ``max_completion_tokens`` (default: by the model's name).
     - ``seed``: the agent's seed, sent when the call's ``seed`` (the per-sample seed) is None.
     - ``timeout_s``: per-request timeout (default 600).
     - ``max_retries``: retries after the first request (default 5).
