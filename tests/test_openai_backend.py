@@ -143,6 +143,26 @@ def test_max_tokens_goes_in_the_field_the_model_takes(openai_server: OpenAIServe
     assert sent[field] == 256 and other not in sent
 
 
+UNSUPPORTED = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'."
+
+
+def test_a_400_naming_the_token_field_is_tried_once_with_the_other(openai_server: OpenAIServer) -> None:
+    openai_server.queue(status(400, {"error": {"message": UNSUPPORTED, "type": "invalid_request_error"}}), ok("fine"))
+    reply = call(make_agent(openai_server))
+    assert (reply.text, reply.tries) == ("fine", 2)
+    first, second = (r.json for r in openai_server.requests)
+    assert first["max_tokens"] == 256 and "max_completion_tokens" not in first
+    assert second["max_completion_tokens"] == 256 and "max_tokens" not in second
+
+
+def test_the_token_field_is_swapped_only_once(openai_server: OpenAIServer) -> None:
+    refusal = status(400, {"error": {"message": UNSUPPORTED + " max_completion_tokens too", "type": "x"}})
+    openai_server.queue(refusal, refusal, ok("never"))
+    with pytest.raises(EndpointError, match="HTTP 400"):
+        call(make_agent(openai_server))
+    assert openai_server.count == 2
+
+
 DRAFT, FINAL = "```python\ndraft = 1\n```", "```python\nfinal = 2\n```"
 
 

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 NO_KEY_PLACEHOLDER = "none"
 MAX_BACKOFF_S = 60.0
+TOKEN_LIMIT_FIELDS = ("max_tokens", "max_completion_tokens")
 REASONING_MODEL = re.compile(r"^(?:openai/)?(?:o\d|gpt-5)", re.IGNORECASE)
 """Model names of OpenAI's reasoning models (optionally behind a router's ``openai/`` prefix)."""
 
@@ -57,6 +58,9 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     - ``extra_body``: a dict merged into the request body as is.
     - ``context_tokens``: the model's context window, else read from the server where it reports it
       (:mod:`simcodebench.agents.backends.context`).
+
+    A 400 that names the token-limit field sent (``max_tokens`` or ``max_completion_tokens``) is tried once
+    more with the other field.
 
     A prompt that cannot fit the context window is a :class:`Reply` with status ``"context"`` and its reason,
     not retried: refused before it is sent, or by the endpoint with a 400 or 413 that names the context length.
@@ -92,7 +96,7 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
                 f"context window of {window} tokens of model '{agent['model']}'; not sent"
             )
             return Reply(status=CONTEXT, reason=reason, extra={"endpoint": endpoint, "seed": request_seed})
-        last_error = ""
+        last_error, field_swapped = "", False
         for tries in range(1, max_retries + 2):
             try:
                 body, latency_s = _request(client, request, timeout_s, api_key)
@@ -111,6 +115,11 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
                     time.sleep(wait)
                 continue
             except openai.APIStatusError as exc:
+                swapped = None if field_swapped else _swap_token_field(request, exc.status_code, exc.message)
+                if swapped is not None:
+                    log.warning("%s: %s; trying the other token-limit field", where, _status_text(exc, api_key))
+                    request, field_swapped = swapped, True
+                    continue
                 if names_context(exc.status_code, exc.message):
                     reason = (
                         f"the endpoint refused the prompt for the model's context window: {_status_text(exc, api_key)}"
@@ -134,6 +143,16 @@ def token_limit_field(agent: dict[str, Any]) -> str:
     if agent.get("token_limit_field"):
         return str(agent["token_limit_field"])
     return "max_completion_tokens" if REASONING_MODEL.match(str(agent["model"])) else "max_tokens"
+
+
+def _swap_token_field(request: dict[str, Any], status_code: int, message: str) -> dict[str, Any] | None:
+    """The request with its token limit in the other field, when a 400 names the field it was sent in; else
+    None."""
+    sent = [name for name in TOKEN_LIMIT_FIELDS if name in request]
+    if status_code != 400 or len(sent) != 1 or sent[0] not in message:
+        return None
+    (other,) = set(TOKEN_LIMIT_FIELDS) - set(sent)
+    return {**{k: v for k, v in request.items() if k != sent[0]}, other: request[sent[0]]}
 
 
 def _api_key(agent: dict[str, Any], agent_name: str) -> str:
