@@ -171,3 +171,17 @@ def test_prompts_over_the_context_window_fail_their_samples_and_the_summary_is_w
     assert "maximum context length is 512 tokens" in frame.loc["refused", "message"]
     summary = (work / "results/summary/summary.md").read_text()
     assert "| agent | F-Context | total |" in summary
+
+
+def test_reasoning_is_kept_in_response_json_and_never_extracted(tmp_path, python_env):
+    """A <think> block holding a longer, failing draft: the answer after it is what runs (Pass), and
+    response.json keeps the draft apart, in ``reasoning``."""
+    draft = "```python\nraise SystemExit('the draft')\n" + "# thinking it over\n" * 200 + "```"
+    reply = f"<think>\n{draft}\n</think>\n\n{_oracle_reply('hilbert')}"
+    with OpenAIServer(responder=lambda request: reply) as server:
+        agents = {"m": _openai_agent(server.url, 1)}
+        work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": agents})
+        snakemake(work, env={"SCB_TEST_KEY": SECRET})
+    assert list(scores(work).failure_class) == ["Pass"]
+    response = json.loads((work / "results/runs/m/re4/hilbert/0/0/response.json").read_text())
+    assert response["reasoning"] == draft and "<think>" not in response["text"] and "the draft" not in response["text"]
