@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	    apt-get update -qq && apt-get install -y -qq python3-venv; fi; \
 	  $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,inspect]'
 	@touch $@
 
 ## make envs: every solver environment this machine can have (the tests use them all; `make run` python and dolfinx).
