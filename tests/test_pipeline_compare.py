@@ -44,6 +44,8 @@ def test_two_runs_made_apart(tmp_path, python_env, capsys):
     assert len(list(pages.glob("mutants__re4__hilbert__*.html"))) == 7  # every failed sample
     assert (oracle / "results" / "summary" / "samples" / "oracle__re4__hilbert__0.html").is_file()
     assert "samples/mutants__re4__hilbert__6.html" in (mutants / "results" / "summary" / "re4.md").read_text()
+    snakemake(mutants, "--report", str(mutants / "report.html"))  # the pages are in the Snakemake report too
+    assert "mutants__re4__hilbert__6.html" in (mutants / "report.html").read_text(errors="replace")
 
     if importlib.util.find_spec("inspect_ai") is None:
         pytest.skip("inspect_ai is not importable: install the 'inspect' extra (pip install -e '.[inspect]')")
