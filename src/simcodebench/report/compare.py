@@ -303,7 +303,8 @@ NOTE = (
 def comparison_markdown(cmp: Comparison) -> str:
     """The comparison as one markdown page."""
     paired_note = (
-        "Pairs: the two agents' final verdicts on the same suite, case and sample index. McNemar's exact test "
+        "Pairs: the two agents' final verdicts on the same suite, case and sample index (samples of an agent "
+        "with more samples per case than the other have no partner and are left out). McNemar's exact test "
         "(two-sided binomial test of the discordant pairs at 1/2); the interval is a percentile bootstrap of the "
         f"difference in pass rate drawing whole cases ({cmp.resamples} resamples, seed {cmp.seed})."
     )

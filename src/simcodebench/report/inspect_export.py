@@ -3,12 +3,13 @@ log API (``EvalLog``, ``EvalSample``, ``write_eval_log``), so that ``inspect vie
 read them.
 
 One log per agent and suite (the task ``simcodebench/<suite>``, the agent's model), one Inspect sample per scored
-sample: its id is the case, its epoch the sample index + 1. A sample holds the first attempt's prompt as its
-input, the reply that stands for it as its output, its verdict as the score ``simcodebench`` (``C`` passed,
-``I`` failed; the failure class as the answer, the gates, error and thresholds in the metadata), the tokens of
-every attempt, and the transcript of every attempt: a span per attempt with each model call of its strategy, the
-extracted code and the run's output excerpts, and its score. F-Infra samples carry an error (Inspect leaves them
-out of its metrics, as the summary does); cases whose reference or calibration failed (F-Case) are left out.
+sample: its id is the case, its epoch the sample index + 1. A sample holds the first attempt's prompt (its user
+messages; the system message is in the transcript) as its input, the reply that stands for it as its output, its
+verdict as the score ``simcodebench`` (``C`` passed, ``I`` failed; the failure class as the answer, the gates,
+error and thresholds in the metadata), the tokens of every attempt, and the transcript of every attempt: a span
+per attempt with each model call of its strategy, the extracted code and the run's output excerpts, and its score.
+F-Infra samples carry an error (Inspect leaves them out of its metrics, as the summary does); cases whose
+reference or calibration failed (F-Case) are left out.
 """
 
 from __future__ import annotations
@@ -129,7 +130,8 @@ def _sample(ia: Any, records: list[AttemptRecord], final: dict[str, Any], model:
     return ia.log.EvalSample(
         id=final["case"],
         epoch=int(final["sample"]) + 1,
-        input=_messages(ia, first_call.get("messages") or []) or "(no prompt recorded)",
+        input=_messages(ia, [m for m in first_call.get("messages") or [] if m.get("role") != "system"])
+        or "(no prompt recorded)",
         target="Pass",
         messages=_messages(ia, [*(last_call.get("messages") or []), {"role": "assistant", "content": chosen.reply}]),
         output=ia.model.ModelOutput.from_content(model, chosen.reply),

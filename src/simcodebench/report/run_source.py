@@ -73,9 +73,25 @@ def open_run(path: Path, scratch: Path) -> Run:
     return Run(label=_label(path), source=path, workdir=path)
 
 
+def _longer_labels(runs: list[Run]) -> list[Run]:
+    """Directories of one name told apart by their parents' names (``a/work``, ``b/work``) where that suffices."""
+    labels = [r.label for r in runs]
+    for depth in range(2, 5):
+        clashing = {label for label in labels if labels.count(label) > 1}
+        if not clashing:
+            break
+        labels = [
+            "/".join(Path(r.source).resolve().parts[-depth:]) if label in clashing and not r.meta else label
+            for r, label in zip(runs, labels, strict=True)
+        ]
+    return [
+        Run(label=label, source=r.source, workdir=r.workdir, meta=r.meta) for r, label in zip(runs, labels, strict=True)
+    ]
+
+
 def open_runs(paths: list[Path], scratch: Path) -> list[Run]:
-    """Open every run, their labels made distinct (``name``, ``name-2``, ...)."""
-    runs = [open_run(p, scratch) for p in paths]
+    """Open every run, their labels made distinct (parent folders' names, then ``name-2``, ...)."""
+    runs = _longer_labels([open_run(p, scratch) for p in paths])
     seen: dict[str, int] = {}
     distinct = []
     for run in runs:

@@ -161,7 +161,7 @@ def sample_page(row: dict[str, Any], records: list[AttemptRecord], figure: Path 
     return (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_esc(title)}</title><style>{STYLE}</style>"
         f"</head><body><p><a href='index.html'>all sample pages</a></p><h1>{_esc(title)}</h1><table>{rows}</table>"
-        f"<h2>Field (the attempt that stands for the sample, beside the reference)</h2>{_image(figure)}"
+        f"<h2>Figure: the attempt that stands for the sample beside the reference</h2>{_image(figure)}"
         f"<h2>Attempts</h2>{attempts}</body></html>"
     )
 
