@@ -53,6 +53,16 @@ def test_paired_bootstrap_without_any_variation_is_a_point():
         paired_bootstrap([True], [True, False], ["a"])
 
 
+def test_paired_bootstrap_over_many_cases():
+    # 3000 cases of one sample each: the draws are made in chunks; the interval is the plug-in standard error's
+    a = [i % 3 == 0 for i in range(3000)]
+    b = [i % 5 == 0 for i in range(3000)]
+    diff, low, high = paired_bootstrap(a, b, list(range(3000)), resamples=1500, seed=4)
+    assert diff == pytest.approx(1000 / 3000 - 600 / 3000)
+    se = ((sum((x - y - diff) ** 2 for x, y in zip(a, b, strict=True)) / 3000) / 3000) ** 0.5
+    assert low < diff < high and high - low == pytest.approx(2 * 1.96 * se, rel=0.1)
+
+
 # ---------------------------------------------------------------- two runs made apart
 
 BIG = {("big", f"c{i}"): ["Pass"] for i in range(8)}

@@ -6,12 +6,15 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from simcodebench.core.errors import InputError
 from simcodebench.core.io import atomic_write_text
 
 
 def _compare_runs(args: argparse.Namespace) -> int:
     from simcodebench.report.compare import compare_paths, comparison_markdown
 
+    if args.resamples < 1:
+        raise InputError("--resamples", "resamples", f"is {args.resamples}", "give at least 1 (default 10000)")
     with tempfile.TemporaryDirectory(prefix="simcodebench-compare-") as scratch:
         cmp = compare_paths(
             [Path(p) for p in args.runs], Path(scratch), args.compare_time_gates, args.seed, args.resamples

@@ -92,9 +92,14 @@ def paired_bootstrap(
     sums = np.bincount(index, weights=diff)
     sizes = np.bincount(index).astype(float)
     observed = float(sums.sum() / sizes.sum())
+    if resamples < 1:
+        raise ValueError(f"paired_bootstrap needs resamples >= 1, got {resamples}")
     rng = np.random.default_rng(seed)
-    draws = rng.integers(0, len(sums), size=(resamples, len(sums)))
-    estimates = sums[draws].sum(axis=1) / sizes[draws].sum(axis=1)
+    chunk = max(1, 2_000_000 // len(sums))  # at most ~16 MB of draws at a time, however many cases
+    estimates = np.empty(resamples)
+    for start in range(0, resamples, chunk):
+        draws = rng.integers(0, len(sums), size=(min(chunk, resamples - start), len(sums)))
+        estimates[start : start + len(draws)] = sums[draws].sum(axis=1) / sizes[draws].sum(axis=1)
     tail = (1.0 - level) / 2
     low, high = np.quantile(estimates, [tail, 1.0 - tail])
     return observed, float(low), float(high)
