@@ -234,3 +234,16 @@ def test_a_run_without_final_verdicts(tmp_path, capsys):
     next((work / "results" / "runs").rglob("final.json")).unlink()
     err = _one_line_error(capsys, ["compare", "runs", str(work)])
     assert "no final verdict" in err
+
+
+def test_runs_of_one_folder_name_are_told_apart(tmp_path):
+    first = run_of(tmp_path / "a" / "work", "gpt", {("s", "x"): ["Pass"]})
+    second = run_of(tmp_path / "b" / "work", "gpt", {("s", "x"): ["F-Acc"]})
+    cmp = compare_paths([first, second], tmp_path / "s1", resamples=100)
+    assert [r.label for r in cmp.runs] == ["a/work", "b/work"]
+    assert set(cmp.verdicts["agent"]) == {"gpt@a/work", "gpt@b/work"}
+    bundles = [
+        bundle.write_bundle(first, tmp_path / "mon.tar.gz"),
+        bundle.write_bundle(second, tmp_path / "tue.tar.gz"),
+    ]
+    assert [r.label for r in compare_paths(bundles, tmp_path / "s2", resamples=100).runs] == ["mon", "tue"]

@@ -74,8 +74,12 @@ def open_run(path: Path, scratch: Path) -> Run:
 
 
 def _longer_labels(runs: list[Run]) -> list[Run]:
-    """Directories of one name told apart by their parents' names (``a/work``, ``b/work``) where that suffices."""
+    """Runs of one name told apart: bundles by their file names, directories by their parents' names
+    (``a/work``, ``b/work``) where that suffices."""
     labels = [r.label for r in runs]
+    labels = [
+        _label(r.source) if r.meta and labels.count(label) > 1 else label for r, label in zip(runs, labels, strict=True)
+    ]
     for depth in range(2, 5):
         clashing = {label for label in labels if labels.count(label) > 1}
         if not clashing:
