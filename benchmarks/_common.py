@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from simcodebench.provenance import machine_fingerprint
+from simcodebench.execution.provenance import machine_fingerprint
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import load_suite_cases
-from simcodebench.convergence import check_convergence
-from simcodebench.execution import execute_solution
-from simcodebench.project import cases_root
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.convergence import check_convergence
 from simcodebench.suites.cfd_code.scorer import generate_reference
 
 PASS_MARK = {"thresholds": {"accuracy": 0.10}}

@@ -28,8 +28,8 @@ from pathlib import Path
 
 from _common import REPO, machine
 
-from simcodebench.cases import get_case
-from simcodebench.envs import get_environment
+from simcodebench.core.cases import get_case
+from simcodebench.execution.environments import get_environment
 from simcodebench.suites.fem.harness import oracle_source, prepare_run
 
 CASES = ["poisson_square_kappa", "heat_square", "elasticity_square", "stokes_square", "helmholtz_circle"]

@@ -36,8 +36,8 @@ import numpy as np
 import yaml
 from _common import REPO, machine
 
-from simcodebench.cases import load_case, load_suite
-from simcodebench.envs import envs_root
+from simcodebench.core.cases import load_case, load_suite
+from simcodebench.execution.environments import envs_root
 from simcodebench.suites.fem import grid
 from simcodebench.suites.fem.oracle_runs import jit_cache, run_oracle
 from simcodebench.suites.fem.reference import manufactured_reference

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 from _common import machine
 
-from simcodebench.cases import load_case, load_suite
+from simcodebench.core.cases import load_case, load_suite
 from simcodebench.suites.fem import grid
 from simcodebench.suites.fem.oracle_runs import run_oracle
 from simcodebench.suites.fem.reference import refinement_gaps

@@ -17,11 +17,12 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import load_suite_cases
-from simcodebench.execution import execute_solution
-from simcodebench.project import cases_root
-from simcodebench.runtime import resolve_runtime
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.runtime import resolve_runtime
+from simcodebench.execution.sandbox import execute_solution
 from simcodebench.suites.foam import scorer
 
 
@@ -44,7 +45,7 @@ def main(wanted: list[str]) -> None:
             run = execute_solution(case, work / "solution", work / "run", runtime)
             run_s = time.perf_counter() - start
             start = time.perf_counter()
-            evaluation = scorer.evaluate(case, work / "run", reference)
+            evaluation = scorer.measure(case, work / "run", reference)
             scorer.diagnose(case, work / "solution")
             score_s = time.perf_counter() - start
         totals.append(run_s + score_s)

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from _common import REPO, machine
 
-from simcodebench.cases import Case, load_suite_cases
-from simcodebench.envs import get_environment
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.scoring import OUTCOME_CLASS
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import Case, load_suite_cases
+from simcodebench.execution.environments import get_environment
+from simcodebench.pipeline.gates import OUTCOME_CLASS
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import run_checks
 from simcodebench.suites.physics.state import load_recording
@@ -83,7 +83,7 @@ def failure_class(case: Case, answer: dict, run_dir: Path) -> tuple[str, str]:
     """The class our gates give a run (F-Exec for a script that raised) and the scorer's message."""
     if not answer["ok"]:
         return "F-Exec", answer["error"].strip().splitlines()[-1] if answer["error"] else ""
-    evaluation = scorer.evaluate(case, run_dir, scorer.generate_reference(case))
+    evaluation = scorer.measure(case, run_dir, scorer.generate_reference(case))
     if evaluation.outcome != "ok":
         return OUTCOME_CLASS[evaluation.outcome], evaluation.message
     passed = evaluation.error <= case.threshold_policy()["accuracy"]["value"]
@@ -105,7 +105,7 @@ def bench_case(session: Session, case: Case, work: Path, mutants: bool, details:
     problems = []
     checks = "-"
     if answer["ok"]:
-        evaluation = scorer.evaluate(case, work / case.id / "oracle", scorer.generate_reference(case))
+        evaluation = scorer.measure(case, work / case.id / "oracle", scorer.generate_reference(case))
         total = int(evaluation.metrics["physics_checks"])
         checks = f"{total - int(evaluation.metrics['physics_failed'])}/{total}"
         if details:

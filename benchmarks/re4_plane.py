@@ -18,10 +18,10 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.envs import get_environment
-from simcodebench.project import cases_root
-from simcodebench.suites.re4.scorer import evaluate, generate_reference
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.environments import get_environment
+from simcodebench.suites.re4.scorer import generate_reference, measure
 
 CASES = ("poisson_holes", "helmholtz_holes", "lid_driven", "unsteady_ns")
 
@@ -51,7 +51,7 @@ def main(wanted: list[str]) -> None:
         levels = ", ".join(f"{level['seconds']:.1f}" for level in reference.meta["levels"])
         with tempfile.TemporaryDirectory() as tmp:
             times = oracle_times(case, Path(tmp))
-            error = evaluate(case, Path(tmp), reference).error
+            error = measure(case, Path(tmp), reference).error
         print(f"| {case_id} | {made:.1f} | {levels} | {statistics.median(times):.2f} | {error:.2e} |")
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from _common import machine
 
-from simcodebench.envs import get_environment
-from simcodebench.runtime import RunRequest, run
-from simcodebench.runtime.bwrap import bwrap_available
+from simcodebench.execution.environments import get_environment
+from simcodebench.execution.runtime import RunRequest, run
+from simcodebench.execution.runtime.bwrap import bwrap_available
 
 SCRIPTS = {"empty script": "", "import numpy, scipy": "import numpy, scipy.linalg\n"}
 RUNTIMES = ("local", "bwrap")

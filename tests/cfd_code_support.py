@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcodebench.cases import Case, get_case
-from simcodebench.references import Reference
+from simcodebench.core.cases import Case, get_case
+from simcodebench.core.references import Reference
 from simcodebench.suites.cfd_code import scorer
 
 REPO = Path(__file__).resolve().parents[1]

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from missing import allowed_missing, require_or_skip
 
-from simcodebench.envs import setup_environment
+from simcodebench.execution.environments import setup_environment
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
 PROVISION_ERRORS = (OSError, subprocess.CalledProcessError)
-"""What a failed set-up raises besides :class:`~simcodebench.errors.InfrastructureError`."""
+"""What a failed set-up raises besides :class:`~simcodebench.core.errors.InfrastructureError`."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,8 +41,8 @@ def python_env():
 @pytest.fixture(scope="session")
 def openfoam_env():
     """The `openfoam` environment (Debian's OpenFOAM v1912, installed with apt-get as root)."""
-    from simcodebench.errors import InfrastructureError
-    from simcodebench.openfoam import require_bashrc
+    from simcodebench.core.errors import InfrastructureError
+    from simcodebench.execution.openfoam import require_bashrc
 
     try:
         env = setup_environment("openfoam")
@@ -55,7 +55,7 @@ def openfoam_env():
 @pytest.fixture(scope="session")
 def dolfinx_env():
     """The `dolfinx` environment (a Python >= 3.12 virtualenv with DOLFINx 0.11)."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dolfinx")
@@ -66,7 +66,7 @@ def dolfinx_env():
 @pytest.fixture(scope="session")
 def fea_env():
     """The `fea` environment (scikit-fem and DOLFINx on Python >= 3.12)."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("fea")
@@ -77,7 +77,7 @@ def fea_env():
 @pytest.fixture(scope="session")
 def dealii_env():
     """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json)."""
-    from simcodebench.errors import InfrastructureError
+    from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dealii")

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from simcodebench.envs import SolverEnvironment, envs_root
+from simcodebench.execution.environments import SolverEnvironment, envs_root
 
 PACKAGES = ("mpi4py==4.1.2", "mpich==5.0.2")
 NAME = "mpi-test"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from missing import require_or_skip
 
-from simcodebench.errors import InfrastructureError
+from simcodebench.core.errors import InfrastructureError
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.state import Recording, load_recording
 
@@ -52,7 +52,7 @@ class GenesisSession:
 def harness_backend() -> str:
     """The backend the harness picks here (the runner's rule, asked of the genesis environment's torch apart from
     the runner): ``gpu`` where CUDA is available, else ``cpu``."""
-    from simcodebench.envs import get_environment
+    from simcodebench.execution.environments import get_environment
 
     probe = [str(get_environment("genesis").python), "-c", "import torch; print(torch.cuda.is_available())"]
     environment = {key: value for key, value in os.environ.items() if key != "SIMCODEBENCH_GENESIS_BACKEND"}
@@ -63,7 +63,7 @@ def harness_backend() -> str:
 def start_session() -> GenesisSession:
     """A session in the provisioned genesis environment (its kernel cache, shared by runs); without it the test
     fails, or skips where ``SIMCODEBENCH_ALLOW_MISSING`` lists genesis."""
-    from simcodebench.envs import get_environment
+    from simcodebench.execution.environments import get_environment
 
     try:
         env = get_environment("genesis")

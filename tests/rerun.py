@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 from pipeline import REPO
 
-from simcodebench.io import sha256_file
-from simcodebench.plan import Plan
+from simcodebench.core.io import sha256_file
+from simcodebench.pipeline.plan import Plan
 
 KEPT = ("response.json", "messages.json", "prompt.md")
 """Files of a rerun case that keep their content: the prompts and replies as they were asked (a rerun may touch
@@ -36,7 +36,7 @@ def rerun_scope(work: Path, agent: str, case: str) -> tuple[set[str], set[str]]:
     suite, _, case_id = case.partition("/")
     samples, files = set(), set()
     for record in plan.batch_targets(agent, (suite, case_id)):
-        relative = Path(record).relative_to(plan.results)
+        relative = Path(record).relative_to(plan.layout.root)
         files |= {str(relative), str(relative.with_suffix(".log"))}
         attempt = relative.parent.name
         for member_agent, member, sample in plan.batch_members(suite, attempt, relative.stem):

@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from simcodebench.aggregate.breakdowns import agent_stats, mutant_stats, stage_stats
-from simcodebench.aggregate.collect import COLUMNS, collect
-from simcodebench.aggregate.plots import failure_class_plot
-from simcodebench.aggregate.stats import pass_at_k, wilson_interval
-from simcodebench.aggregate.summary import write_summary
-from simcodebench.aggregate.tables import write_tables
+from simcodebench.report.breakdowns import agent_stats, mutant_stats, stage_stats
+from simcodebench.report.collect import COLUMNS, collect
+from simcodebench.report.plots import failure_class_plot
+from simcodebench.report.stats import pass_at_k, wilson_interval
+from simcodebench.report.summary import write_summary
+from simcodebench.report.tables import write_tables
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 KEY = ["agent", "suite", "case", "sample", "attempt"]
@@ -193,7 +193,7 @@ def test_mutant_stats_flags_mismatch(runs: Path):
 
 def test_write_tables(runs: Path, tmp_path: Path):
     out = tmp_path / "summary"
-    paths = write_tables(collect(runs), out)
+    paths = write_tables(collect(runs), out, {})
     assert sorted(p.name for p in paths) == ["s1.md", "s2.md", "summary.md"]
     s1 = (out / "s1.md").read_text()
     assert "| feedback | 3 | 1 | 1 | 50.0% [" in s1
@@ -215,7 +215,7 @@ def test_plot(runs: Path, tmp_path: Path):
 
 
 def test_write_summary(runs: Path, tmp_path: Path):
-    paths = write_summary(runs, tmp_path / "out")
+    paths = write_summary(runs, tmp_path / "out", {})
     assert set(paths) == {"scores.csv", "s1.md", "s2.md", "summary.md", "failure_classes.png"}
     assert all(p.is_file() for p in paths.values())
     csv = pd.read_csv(paths["scores.csv"])
@@ -226,7 +226,7 @@ def test_write_summary(runs: Path, tmp_path: Path):
 def test_empty_tree(tmp_path: Path):
     frame = collect(tmp_path / "absent")
     assert frame.empty and list(frame.columns) == list(COLUMNS)
-    paths = write_summary(tmp_path / "absent", tmp_path / "out")
+    paths = write_summary(tmp_path / "absent", tmp_path / "out", {})
     assert set(paths) == {"scores.csv", "summary.md", "failure_classes.png"}
     assert "_no results_" in paths["summary.md"].read_text()
     assert paths["failure_classes.png"].read_bytes()[:8] == PNG_MAGIC

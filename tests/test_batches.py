@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from pipeline import make_workdir, snakemake
 
-from simcodebench.agents import load_agents
-from simcodebench.batching import batch_id
-from simcodebench.cases import load_suite_cases
-from simcodebench.plan import Plan
+from simcodebench.agents.settings import load_agents
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.pipeline.batching import batch_id
+from simcodebench.pipeline.plan import Plan
 
 AGENT = {"backend": "openai", "base_url": "http://127.0.0.1:9", "model": "m", "api_key_env": "SCB_TEST_KEY"}
 RESOURCES = {

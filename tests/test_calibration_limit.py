@@ -11,11 +11,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from simcodebench import calibration
-from simcodebench.cases import load_suite_cases
-from simcodebench.evaluation import Evaluation
-from simcodebench.project import cases_root
-from simcodebench.references import Reference
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.project import cases_root
+from simcodebench.core.references import Reference
+from simcodebench.pipeline import calibrate as calibration
 
 CASE = next(c for c in load_suite_cases(cases_root() / "fem") if c.hidden.reference["generator"] == "manufactured")
 
@@ -27,7 +27,7 @@ def oracle_error(monkeypatch):
     monkeypatch.setattr(
         calibration, "execute_solution", lambda *args, **kwargs: SimpleNamespace(status="ok", wall_s=2.0, message="")
     )
-    monkeypatch.setattr(calibration, "evaluate_run", lambda *args: Evaluation(outcome="ok", error=error["value"]))
+    monkeypatch.setattr(calibration, "evaluate_run", lambda *args: Measurement(outcome="ok", error=error["value"]))
     return error
 
 

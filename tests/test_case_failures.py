@@ -1,19 +1,19 @@
-"""The pieces of :mod:`simcodebench.case_failures` apart from the pipeline: the score of an attempt at a failed
+"""The pieces of :mod:`simcodebench.core.case_failures` apart from the pipeline: the score of an attempt at a failed
 case, the skip of the attempts after it, and the summary's section (on a frame written by hand)."""
 
 from __future__ import annotations
 
-import types
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from simcodebench import steps
-from simcodebench.case_failures import CASE_FAILED, failed_score, failure, markdown, split
-from simcodebench.cases import load_suite_cases
-from simcodebench.errors import InfrastructureError
-from simcodebench.strategies.base import Previous, after_pass
+from simcodebench.agents.strategies.base import Previous, after_pass
+from simcodebench.core.case_failures import CASE_FAILED, failed_score, failure, markdown, split
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.registry import plugin_of
+from simcodebench.pipeline import reference
 
 
 def test_a_failed_case_is_scored_apart_and_not_asked_again():
@@ -46,11 +46,11 @@ def test_an_infrastructure_failure_is_not_recorded_as_the_cases_own(tmp_path, mo
     failed reference behind that would pass the case off as F-Case."""
     case = next(c for c in load_suite_cases(repo / "cases" / "re4") if c.id == "hilbert")
 
-    def broken(_case):
+    def broken(self, _case):
         raise InfrastructureError("the python environment is not provisioned")
 
-    monkeypatch.setattr(steps, "get_scorer", lambda _name: types.SimpleNamespace(generate_reference=broken))
+    monkeypatch.setattr(type(plugin_of(case)), "generate_reference", broken)
     out_json, out_h5 = tmp_path / "reference.json", tmp_path / "reference.h5"
     with pytest.raises(InfrastructureError):
-        steps.make_reference(case, out_json, out_h5)
+        reference.make_reference(case, out_json, out_h5)
     assert not out_json.exists() and not out_h5.exists()

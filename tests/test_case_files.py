@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simcodebench.plan import Plan
+from simcodebench.pipeline.plan import Plan
 
 
 def _files(repo: Path, suite: str) -> dict[str, list[str]]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from simcodebench.cases import load_suite_cases, validate_path
-from simcodebench.errors import InputError
+from simcodebench.core.cases import load_suite_cases, validate_path
+from simcodebench.core.errors import InputError
 
 
 def test_every_shipped_case_validates(repo):
@@ -72,7 +72,9 @@ def test_broken_yaml_and_cli_exit_code(repo, tmp_path):
 def test_bad_suite_field_is_named(repo, tmp_path):
     suite = _copy_suite(repo, tmp_path)
     _edit(suite / "suite.yaml", lambda d: d["mutants"][0].update(op="explode"))
-    with pytest.raises(InputError, match=r"suite.yaml: field 'mutants.0.op'.*an operation of simcodebench.mutants"):
+    with pytest.raises(
+        InputError, match=r"suite.yaml: field 'mutants.0.op'.*an operation of simcodebench.agents.backends.mutant"
+    ):
         validate_path(suite)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from cfd_code_support import case, reference
 
-from simcodebench.mutants import OPERATIONS, MutationContext
+from simcodebench.agents.backends.mutant import OPERATIONS, MutationContext
 from simcodebench.suites.cfd_code import convection_statistics, scorer
 from simcodebench.suites.cfd_code.references.rayleigh_benard import Convection, Setup, simulate
 
@@ -99,12 +99,12 @@ def _snapshot(ref, scale: float = 1.0) -> dict[str, np.ndarray]:
 
 def test_a_reference_member_passes_and_the_conduction_state_fails(tmp_path: Path) -> None:
     the_case, ref = case(CASE), reference(CASE)
-    member = scorer.evaluate(the_case, _write(tmp_path / "member", **_snapshot(ref)), ref)
+    member = scorer.measure(the_case, _write(tmp_path / "member", **_snapshot(ref)), ref)
     assert member.outcome == "ok" and member.metrics["score"] == 1.0, member.metrics
     x, z = np.linspace(0, 4, 64, endpoint=False), np.linspace(0, 1, 33)
     rest = np.zeros((64, 33))
     conduction = _write(tmp_path / "rest", b=1 - z[None, :] + rest, u=rest, w=rest, p=rest, x=x, z=z)
-    evaluation = scorer.evaluate(the_case, conduction, ref)
+    evaluation = scorer.measure(the_case, conduction, ref)
     assert evaluation.metrics["nmse_theta_mean"] == pytest.approx(1.0)  # no mean profile at all
     nusselt = ref.scalars["nusselt_wall"]
     assert evaluation.metrics["nmse_nusselt_wall"] == pytest.approx((1 - nusselt) ** 2 / nusselt**2)
@@ -118,10 +118,10 @@ def test_legacy_mode_takes_the_statistics_of_index_resampled_arrays(tmp_path: Pa
     the_case, ref = case(CASE), reference(CASE)
     for name in ("b", "u", "w", "p"):
         np.save(tmp_path / f"{name}_{CASE}.npy", ref.fields[name])
-    same = scorer.evaluate(the_case, tmp_path, ref, mode="legacy")
+    same = scorer.measure(the_case, tmp_path, ref, mode="legacy")
     assert same.outcome == "ok" and same.metrics["score"] == 1.0
     np.save(tmp_path / f"b_{CASE}.npy", np.full((40, 20), np.nan))
-    broken = scorer.evaluate(the_case, tmp_path, ref, mode="legacy")
+    broken = scorer.measure(the_case, tmp_path, ref, mode="legacy")
     assert broken.outcome == "nonfinite" and broken.metrics["nmse_theta_mean"] == np.inf
 
 
@@ -141,7 +141,7 @@ def test_the_output_mutants_move_the_statistics(tmp_path: Path, op: str, refined
         mutant = mutant.replace("NX = 128\n", "NX = 256\n", 1)
     (tmp_path / "solution.py").write_text(mutant, encoding="utf-8")
     subprocess.run([sys.executable, "solution.py"], cwd=tmp_path, check=True, capture_output=True)
-    evaluation = scorer.evaluate(the_case, tmp_path, ref)
+    evaluation = scorer.measure(the_case, tmp_path, ref)
     assert evaluation.outcome == "ok", evaluation.message
     passes = op == "degrade_when_refined" and not refined
     assert (evaluation.error <= the_case.hidden.scoring["convergence_floor"]) is passes, evaluation.metrics

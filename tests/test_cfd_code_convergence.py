@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from cfd_code_support import case, param_ids, reference
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.convergence import check_convergence, converged
-from simcodebench.execution import execute_solution
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.rewrites import np_save_by_variable, scale_constants, scale_literals
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.agents.rewrites import np_save_by_variable, scale_constants, scale_literals
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.convergence import check_convergence, converged
 
 PASS_MARK = {"thresholds": {"accuracy": 0.10}}
 

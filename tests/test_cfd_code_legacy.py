@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from cfd_code_support import REPO, case, reference
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import get_case
-from simcodebench.errors import InputError
-from simcodebench.execution import execute_solution
-from simcodebench.prompts import render_messages
-from simcodebench.scoring import run_gate
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.agents.prompts import render_messages
+from simcodebench.core.cases import get_case
+from simcodebench.core.errors import InputError
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.gates import run_gate
 from simcodebench.suites.cfd_code import scorer, upstream
 
 TASKS = {"1D_Diffusion", "2D_Burgers_Equation", "1D_Burgers_Equation"}
@@ -61,7 +62,7 @@ def test_the_legacy_oracle_writes_the_released_layout_and_passes(tmp_path: Path)
     write_solution(files, tmp_path / "solution")
     result = execute_solution(the_case, tmp_path / "solution", tmp_path / "run", "local")
     assert result.status == "ok"
-    evaluation = scorer.evaluate(the_case, tmp_path / "run", reference("1D_Diffusion"))
+    evaluation = scorer.measure(the_case, tmp_path / "run", reference("1D_Diffusion"))
     assert evaluation.outcome == "ok" and evaluation.error < 0.01, evaluation
 
 

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from cfd_code_support import REPO, case, upstream
 
-from simcodebench.artifacts import extract_files, write_solution
-from simcodebench.cases import get_case
-from simcodebench.execution import execute_solution
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.cfd_code import nmse as metric
 from simcodebench.suites.cfd_code.references.convection import linear_convection_1d
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from cfd_code_support import case, param_ids, reference
 
-from simcodebench.mutants import OPERATIONS, MutationContext
-from simcodebench.references import load_reference, save_reference
+from simcodebench.agents.backends.mutant import OPERATIONS, MutationContext
+from simcodebench.core.references import load_reference, save_reference
 from simcodebench.suites.cfd_code import scorer
 
 
@@ -34,7 +34,7 @@ def run_oracle(case_id: str, workdir: Path, source: str | None = None) -> subpro
 def test_oracle_scores_one(case_id: str, tmp_path: Path) -> None:
     done = run_oracle(case_id, tmp_path / "run")
     assert done.returncode == 0, done.stderr
-    evaluation = scorer.evaluate(case(case_id), tmp_path / "run", reference(case_id))
+    evaluation = scorer.measure(case(case_id), tmp_path / "run", reference(case_id))
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error <= 0.10 and evaluation.metrics["score"] == 1.0, evaluation.metrics
 
@@ -47,7 +47,7 @@ def test_reference_round_trip_and_plot(tmp_path: Path) -> None:
     run = tmp_path / "run"
     done = run_oracle("2D_Diffusion", run)
     assert done.returncode == 0, done.stderr
-    assert scorer.evaluate(the_case, run, loaded).outcome == "ok"
+    assert scorer.measure(the_case, run, loaded).outcome == "ok"
     assert scorer.plot_comparison(the_case, run, loaded, tmp_path / "cmp.png")
     assert (tmp_path / "cmp.png").stat().st_size > 0
     assert (
@@ -90,7 +90,7 @@ def test_broken_outputs(tmp_path: Path, broken: str, outcome: str) -> None:
         _write(run, p=np.full_like(p, np.nan), x=x, y=y)
     elif broken == "half the domain":
         _write(run, p=p, x=0.5 * x, y=y)
-    evaluation = scorer.evaluate(the_case, run, ref)
+    evaluation = scorer.measure(the_case, run, ref)
     assert evaluation.outcome == outcome, evaluation.message
     assert evaluation.error is None and evaluation.message
 
@@ -101,31 +101,31 @@ def test_coords_mode_scores_a_coarser_exact_sample(tmp_path: Path) -> None:
     the_case, ref = case("2D_Laplace_Equation"), reference("2D_Laplace_Equation")
     coarse = potential.laplace_mixed(nx=21, ny=11)
     run = _write(tmp_path, p=coarse.fields["p"], x=coarse.coords["x"], y=coarse.coords["y"])
-    evaluation = scorer.evaluate(the_case, run, ref)
+    evaluation = scorer.measure(the_case, run, ref)
     assert evaluation.outcome == "ok" and evaluation.error < 1e-3  # linear interpolation error only
-    assert scorer.evaluate(the_case, run, ref, mode="coords").error == evaluation.error
+    assert scorer.measure(the_case, run, ref, mode="coords").error == evaluation.error
 
 
 def test_legacy_mode_reads_npy_files_in_the_upstream_layout(tmp_path: Path) -> None:
     the_case, ref = case("2D_Steady_Heat_Equation"), reference("2D_Steady_Heat_Equation")
-    assert scorer.evaluate(the_case, tmp_path, ref, mode="legacy").outcome == "missing"
+    assert scorer.measure(the_case, tmp_path, ref, mode="legacy").outcome == "missing"
     np.save(tmp_path / "T_2D_Steady_Heat_Equation.npy", ref.fields["T"].T)  # upstream stores T[x, y]
-    evaluation = scorer.evaluate(the_case, tmp_path, ref, mode="legacy")
+    evaluation = scorer.measure(the_case, tmp_path, ref, mode="legacy")
     assert evaluation.outcome == "ok" and evaluation.error == pytest.approx(0.0, abs=1e-30)
     np.save(tmp_path / "T_2D_Steady_Heat_Equation.npy", ref.fields["T"][::2, ::2].T)  # coarser: zoomed by index
-    assert scorer.evaluate(the_case, tmp_path, ref, mode="legacy").error < 0.01
+    assert scorer.measure(the_case, tmp_path, ref, mode="legacy").error < 0.01
     lane, lane_ref = case("Lane_Emden_Equation"), reference("Lane_Emden_Equation")
     np.save(tmp_path / "f.npy", lane_ref.fields["f"].reshape(1, 1, -1))
-    assert scorer.evaluate(lane, tmp_path, lane_ref, mode="legacy").error == pytest.approx(0.0, abs=1e-30)
+    assert scorer.measure(lane, tmp_path, lane_ref, mode="legacy").error == pytest.approx(0.0, abs=1e-30)
     with pytest.raises(ValueError, match="mode"):
-        scorer.evaluate(lane, tmp_path, lane_ref, mode="zoom")
+        scorer.measure(lane, tmp_path, lane_ref, mode="zoom")
 
 
 def test_zero_norm_variables_use_their_scale(tmp_path: Path) -> None:
     the_case, ref = case("2D_Navier_Stokes_Channel"), reference("2D_Navier_Stokes_Channel")
     fields = {name: ref.fields[name] for name in ("u", "x", "y")}
     run = _write(tmp_path, v=np.full_like(fields["u"], 0.35), p=7.0 + 0 * fields["u"], **fields)
-    evaluation = scorer.evaluate(the_case, run, ref)
+    evaluation = scorer.measure(the_case, run, ref)
     assert evaluation.metrics["nmse_v"] == pytest.approx((0.35 / 3.5) ** 2)  # mean(v^2) / scale^2
     assert evaluation.metrics["nmse_p"] == 0.0  # a uniform pressure is right up to a constant
 
@@ -137,7 +137,7 @@ def test_scalar_references_round_trip_and_are_not_plotted(tmp_path: Path) -> Non
     loaded = load_reference(tmp_path / "ref.json", tmp_path / "ref.h5")
     assert loaded.fields["growth_rate"].shape == ()
     run = _write(tmp_path, growth_rate=1.2 * loaded.fields["growth_rate"], frequency=loaded.fields["frequency"])
-    evaluation = scorer.evaluate(the_case, run, loaded)
+    evaluation = scorer.measure(the_case, run, loaded)
     assert evaluation.metrics["nmse_growth_rate"] == pytest.approx(0.04)  # (0.2 lambda_r)^2 / lambda_r^2
     assert evaluation.metrics["nmse_frequency"] == 0.0
     assert scorer.plot_comparison(the_case, run, loaded, tmp_path / "cmp.png") is False
@@ -155,7 +155,7 @@ def test_output_mutants_land_in_their_outcomes(tmp_path: Path, case_id: str, op:
     mutant = OPERATIONS[op](source, MutationContext(case=the_case, tau_time=None, args=declared.get("args", {})))
     done = run_oracle(case_id, tmp_path / "run", source=mutant)
     assert done.returncode == 0, done.stderr
-    evaluation = scorer.evaluate(the_case, tmp_path / "run", reference(case_id))
+    evaluation = scorer.measure(the_case, tmp_path / "run", reference(case_id))
     assert evaluation.outcome == outcome, evaluation.message
     if outcome == "ok":
         assert evaluation.error > 0.10  # wrong-answer fails the accuracy gate

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from simcodebench.cases import validate_path
-from simcodebench.choice import parse_option
+from simcodebench.agents.choice import parse_option
+from simcodebench.agents.extract import ExtractionError
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.errors import InputError
-from simcodebench.extract import ExtractionError
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.errors import InputError
 from simcodebench.suites.cfd_query.importer import import_cfdquery
 
 SYSTEM = (

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from snakemake.profiles import ProfileConfigFileParser
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.plan import Plan
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.pipeline.plan import Plan
 
 
 def _plan(repo: Path, **resources) -> Plan:

@@ -8,7 +8,9 @@ import pytest
 import yaml
 from pipeline import REPO
 
-from simcodebench.envs import APT_ENVIRONMENTS, DOLFINX_PACKAGES, ENVIRONMENTS, MIN_PYTHON, PYTHON_PACKAGES
+from simcodebench.execution.environments import environment_specs
+
+SPECS = environment_specs()
 
 CONFIG_SCHEMA = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
 IMAGE_ENVIRONMENTS = CONFIG_SCHEMA["properties"]["images"]["propertyNames"]["enum"]
@@ -27,7 +29,7 @@ def _pip_pins(definition: str) -> dict[str, str]:
 
 
 def test_python_pins_agree_across_envs_conda_and_image():
-    local = dict(p.split("==") for p in PYTHON_PACKAGES)
+    local = dict(p.split("==") for p in SPECS["python"].packages)
     conda = yaml.safe_load((REPO / "workflow" / "envs" / "python.yaml").read_text())["dependencies"]
     conda_pins = dict(d.split("=") for d in conda)
     assert _pip_pins(_definition("python")) == local
@@ -36,16 +38,16 @@ def test_python_pins_agree_across_envs_conda_and_image():
     assert image_python == conda_pins["python"]
 
 
-@pytest.mark.parametrize("name", sorted(ENVIRONMENTS))
+@pytest.mark.parametrize("name", sorted(SPECS))
 def test_each_local_recipe_matches_its_image(name):
     definition = _definition(name)
-    packages = ENVIRONMENTS[name]
-    if name in APT_ENVIRONMENTS:  # Debian packages: the image installs every one of them
+    packages = SPECS[name].packages
+    if SPECS[name].kind == "apt":  # Debian packages: the image installs every one of them
         installed = " ".join(re.findall(r"apt-get install[^\n]*(?:\\\n[^\n]*)*", definition))
         assert all(re.search(rf"(^|\s){re.escape(p)}(=|\s|$)", installed) for p in packages), packages
     else:
         assert _pip_pins(definition) == dict(p.split("==") for p in packages)
-        minimum = MIN_PYTHON.get(name)
+        minimum = SPECS[name].min_python
         if minimum:
             image_python = re.match(r"python:(\d+)\.(\d+)\.", _base_image(definition)).groups()
             assert tuple(map(int, image_python)) >= minimum
@@ -64,15 +66,15 @@ def test_every_environment_has_a_pinned_image_with_a_test(name):
 def test_dolfinx_and_dealii_conda_files_follow_the_local_recipes():
     dolfinx = yaml.safe_load((REPO / "workflow" / "envs" / "dolfinx.yaml").read_text())["dependencies"]
     pins = next(d["pip"] for d in dolfinx if isinstance(d, dict))
-    assert pins == list(DOLFINX_PACKAGES)
+    assert pins == list(SPECS["dolfinx"].packages)
     python = next(d for d in dolfinx if isinstance(d, str) and d.startswith("python="))
-    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= MIN_PYTHON["dolfinx"]
+    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= SPECS["dolfinx"].min_python
     dealii = yaml.safe_load((REPO / "workflow" / "envs" / "dealii.yaml").read_text())["dependencies"]
     assert "dealii=9.4" in dealii and "cmake" in dealii
 
 
 def test_fea_conda_file_follows_the_local_recipe():
     fea = yaml.safe_load((REPO / "workflow" / "envs" / "fea.yaml").read_text())["dependencies"]
-    assert next(d["pip"] for d in fea if isinstance(d, dict)) == list(ENVIRONMENTS["fea"])
+    assert next(d["pip"] for d in fea if isinstance(d, dict)) == list(SPECS["fea"].packages)
     python = next(d for d in fea if isinstance(d, str) and d.startswith("python="))
-    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= MIN_PYTHON["fea"]
+    assert tuple(int(v) for v in python.split("=")[1].split(".")) >= SPECS["fea"].min_python

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcodebench.extract import ExtractionError, extract_code, fenced_blocks
+from simcodebench.agents.extract import ExtractionError, extract_code, fenced_blocks
 
 
 def test_picks_the_longest_python_block():

@@ -17,8 +17,8 @@ import pytest
 from openai_server import OpenAIServer
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
 
-from simcodebench.backends.cache import ReplyCache
-from simcodebench.batching import batch_id
+from simcodebench.agents.backends.cache import ReplyCache
+from simcodebench.pipeline.batching import batch_id
 
 SAMPLES = 10
 SLOW_ORACLE = "```python\nimport time\ntime.sleep(1.0)\n{source}```\n"
@@ -95,7 +95,7 @@ def test_kill_9_mid_batch_then_rerun_keeps_finished_work_and_forcerun_redoes_all
 WRITER = """
 import os, sys, time
 from pathlib import Path
-from simcodebench.backends.cache import ReplyCache
+from simcodebench.agents.backends.cache import ReplyCache
 cache, record = ReplyCache(sys.argv[1]), {"text": "x" * 4_000_000}
 for i in range(3):
     cache.put(f"{i:064x}", record)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.prompts import render_messages
+from simcodebench.agents.prompts import render_messages
+from simcodebench.core.cases import load_suite_cases
 from simcodebench.suites.fea.units import convert, parse_units
 
 SUITE = Path(__file__).resolve().parents[1] / "cases" / "fea"

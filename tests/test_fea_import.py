@@ -8,11 +8,11 @@ import zipfile
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import load_suite_cases
 from simcodebench.suites.fea.importer import readable_units
-from simcodebench.suites.fea.scorer import evaluate, generate_reference
+from simcodebench.suites.fea.scorer import generate_reference, measure
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_the_answer_key_is_a_valid_exact_value(imported, tmp_path):
         exec(
             compile(source.replace('"result.json"', repr(str(run_dir / "result.json"))), "oracle.py", "exec"), namespace
         )
-        evaluation = evaluate(case, run_dir, reference)
+        evaluation = measure(case, run_dir, reference)
         assert evaluation.outcome == "ok" and evaluation.error == 0.0, (case.id, evaluation.message)
         assert reference.scalars["target"] == pytest.approx(float(records[case.id]["target_value"]))
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.cases import get_case
-from simcodebench.prompts import render_messages
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
-from simcodebench.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
+from simcodebench.agents.prompts import render_messages
+from simcodebench.agents.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.fea import sandbox_runner
 from simcodebench.suites.fea.refinement import ReferenceRejected, summarise
-from simcodebench.suites.fea.scorer import evaluate, prepare_run, run_metrics
+from simcodebench.suites.fea.scorer import measure, prepare_run, run_metrics
 from simcodebench.suites.fea.units import UnitsError, convert
 from simcodebench.suites.fea.validity import Invalid, check, numbers_in
 
@@ -110,14 +110,14 @@ def test_evaluate_gives_the_relative_error_and_the_paper_band(tmp_path):
     case = get_case("fea", "example_torsion")
     reference = Reference(scalars={"target": 201.06192982974676})
     _result(tmp_path, {"value": 0.180, "units": "kN*m"})
-    evaluation = evaluate(case, tmp_path, reference)
+    evaluation = measure(case, tmp_path, reference)
     assert evaluation.outcome == "ok"
     assert evaluation.error == pytest.approx((201.06192982974676 - 180.0) / 201.06192982974676)
     assert evaluation.metrics["within_10pct"] == 0.0  # 10.5% off
     _result(tmp_path, {"value": 20, "units": "N*m"})  # 20 mm is the radius: an echo
-    assert evaluate(case, tmp_path, reference).outcome == "invalid"
+    assert measure(case, tmp_path, reference).outcome == "invalid"
     (tmp_path / "result.json").unlink()
-    assert evaluate(case, tmp_path, reference).outcome == "missing"
+    assert measure(case, tmp_path, reference).outcome == "missing"
 
 
 TORSION_TARGET = 64 * math.pi
@@ -135,7 +135,7 @@ def _gate(case, tmp_path: Path, tau: float) -> str:
 def test_an_over_estimate_is_a_positive_error_and_fails_a_tighter_threshold(tmp_path):
     case = get_case("fea", "example_torsion")
     _result(tmp_path, {"value": 0.215, "units": "kN*m"})  # 215 N*m
-    evaluation = evaluate(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
+    evaluation = measure(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
     over = 0.0693222738986718  # 215 / (64 pi) - 1, by hand
     assert evaluation.outcome == "ok" and evaluation.error == pytest.approx(over, rel=1e-12)
     assert evaluation.metrics == pytest.approx({"fea_value": 215.0, "rel_error": over, "within_10pct": 1.0})
@@ -145,7 +145,7 @@ def test_an_over_estimate_is_a_positive_error_and_fails_a_tighter_threshold(tmp_
 def test_the_exact_value_has_zero_error_and_passes(tmp_path):
     case = get_case("fea", "example_torsion")
     _result(tmp_path, {"value": TORSION_TARGET, "units": "N*m"})
-    evaluation = evaluate(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
+    evaluation = measure(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
     assert (evaluation.outcome, evaluation.error, evaluation.metrics["within_10pct"]) == ("ok", 0.0, 1.0)
     assert _gate(case, tmp_path, case.threshold_policy()["accuracy"]["minimum"]) == "Pass"
 

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from simcodebench.cases import get_case
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.fem import grid, manufactured
 from simcodebench.suites.fem.domains import inside
 from simcodebench.suites.fem.reference import ReferenceRejected, check_filter
@@ -128,8 +128,8 @@ def test_outputs_gate_and_class_map(case, tmp_path):
 
 
 def test_every_case_forcing_follows_from_its_hidden_solution():
-    from simcodebench.cases import load_suite_cases
-    from simcodebench.project import cases_root
+    from simcodebench.core.cases import load_suite_cases
+    from simcodebench.core.project import cases_root
 
     checked = 0
     for fem_case in load_suite_cases(cases_root() / "fem"):

@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.artifacts import extract_files, oracle_reply, write_solution
-from simcodebench.cases import get_case
-from simcodebench.compiled import build_program
-from simcodebench.execution import build_request, execute_solution
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.project import cases_root
-from simcodebench.runtime import run
-from simcodebench.scoring import score_attempt
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.core.cases import get_case
+from simcodebench.core.project import cases_root
+from simcodebench.execution.compiled import build_program
+from simcodebench.execution.runtime import run
+from simcodebench.execution.sandbox import build_request, execute_solution
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.fem import scorer
 from simcodebench.suites.fem.harness import prepare_run
 
@@ -42,7 +43,7 @@ def test_oracle_compiles_once_runs_and_passes(case_id, dealii_env, tmp_path):
     assert first.extra["compile_s"] > first.wall_s  # the build is timed apart, and it is the larger part
     again = execute_solution(case, solution, tmp_path / "again", "local")
     assert again.extra["compile_cached"] is True
-    evaluation = scorer.evaluate(case, tmp_path / "again", reference)
+    evaluation = scorer.measure(case, tmp_path / "again", reference)
     assert evaluation.outcome == "ok" and evaluation.error < 1e-3, evaluation.message
 
 

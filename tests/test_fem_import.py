@@ -10,9 +10,9 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from simcodebench.cases import load_suite_cases
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import load_suite_cases
 from simcodebench.suites.fem.importer import convert, read_records, upstream_thresholds
 
 pytestmark = pytest.mark.slow

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.execution import build_request, execute_solution
-from simcodebench.project import cases_root
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.project import cases_root
+from simcodebench.execution.sandbox import build_request, execute_solution
 from simcodebench.suites.fem import scorer
 from simcodebench.suites.fem.harness import oracle_source
 from simcodebench.suites.fem.oracle_runs import run_oracle
@@ -54,7 +54,7 @@ def test_suite_spans_the_families_domains_and_ranks():
 def test_oracle_passes_the_scorer(case_id, oracle_results):
     case = CASES[case_id]
     reference, run_dir = oracle_results[case_id]
-    evaluation = scorer.evaluate(case, run_dir, reference)
+    evaluation = scorer.measure(case, run_dir, reference)
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error < 0.05
     if case.hidden.reference["generator"] == "manufactured":
@@ -72,7 +72,7 @@ def test_two_ranks_through_the_sandbox(dolfinx_env, tmp_path):
     result = execute_solution(case, solution, tmp_path / "run", "local")
     assert result.status == "ok", (tmp_path / "run" / "stderr.txt").read_text()[-2000:]
     assert Path(build_request(case, tmp_path / "run").command[0]).name == "mpiexec"
-    evaluation = scorer.evaluate(case, tmp_path / "run", scorer.generate_reference(case))
+    evaluation = scorer.measure(case, tmp_path / "run", scorer.generate_reference(case))
     assert evaluation.outcome == "ok" and evaluation.error < MMS_ACCURACY
 
 

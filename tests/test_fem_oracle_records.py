@@ -21,7 +21,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from simcodebench.project import cases_root
+from simcodebench.core.project import cases_root
 from simcodebench.suites.fem import grid
 
 pytestmark = pytest.mark.slow

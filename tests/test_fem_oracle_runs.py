@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.errors import InfrastructureError
-from simcodebench.project import cases_root
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.project import cases_root
 from simcodebench.suites.fem import oracle_runs
 
 
@@ -23,7 +23,7 @@ def test_an_untimed_run_gets_ten_times_the_agents_wall_limit(monkeypatch, tmp_pa
         (tmp_path / "run" / "stderr.txt").write_text("killed at the wall limit")
         return SimpleNamespace(status="timeout")
 
-    monkeypatch.setattr("simcodebench.runtime.run", run)
+    monkeypatch.setattr("simcodebench.execution.runtime.run", run)
     monkeypatch.setattr(oracle_runs, "build_program", lambda *args: None)
     with pytest.raises(InfrastructureError, match="ended timeout"):
         oracle_runs.run_oracle(case, case.hidden.reference["params"]["oracle"], keep=tmp_path / "run")

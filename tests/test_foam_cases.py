@@ -7,13 +7,14 @@ from collections import Counter
 
 import pytest
 
-from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply
-from simcodebench.cases import validate_path
+from simcodebench.agents.artifacts import extract_files
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.agents.backends.oracle import oracle_artifact, oracle_reply
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
-from simcodebench.errors import InputError
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.openfoam import application
-from simcodebench.prompts import render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.errors import InputError
+from simcodebench.execution.openfoam import application
 from simcodebench.suites.foam.importer import case_id, import_foambench
 
 FAMILIES = {"cavity", "pitzDaily", "cylinder", "forwardStep", "obliqueShock", "wedge", "damBreak", "squareBend"}
@@ -89,7 +90,7 @@ def test_foambench_importer_writes_a_valid_openfoam10_suite(tmp_path):
     assert [c.id for c in cases] == ["Cavity-1", "damBreakWithObstacle-10"]
     cavity = cases[0]
     assert cavity.suite.name == "foambench-basic" and cavity.suite.environment == "openfoam10"
-    assert cavity.suite.mutants == [] and cavity.suite.data["scorer"] == "foam"
+    assert cavity.suite.mutants == [] and cavity.suite.data["plugin"] == "foam"
     assert cavity.visible.problem == "Do a lid-driven cavity with pisoFoam."
     assert oracle_artifact(cavity) == {k: v for k, v in _upstream()["Cavity/1"].items() if k != "usr_requirement"}
     assert (cavity.folder / "oracle" / "Allrun").stat().st_mode & 0o111

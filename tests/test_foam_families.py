@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcodebench.cases import validate_path
+from simcodebench.core.cases import validate_path
 from simcodebench.suites.foam.scorer import generate_reference
 
 pytestmark = pytest.mark.slow

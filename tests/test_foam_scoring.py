@@ -8,9 +8,9 @@ import gzip
 import numpy as np
 import pytest
 
-from simcodebench.mutants import MutationContext
-from simcodebench.openfoam import judge_run, log_ends_in_end, solver_logs
-from simcodebench.runtime import RunResult
+from simcodebench.agents.backends.mutant import MutationContext
+from simcodebench.execution.openfoam import judge_run, log_ends_in_end, solver_logs
+from simcodebench.execution.runtime import RunResult
 from simcodebench.suites.foam.compare import compare_fields, nmse, nmse_score, same_mesh, sample_at
 from simcodebench.suites.foam.dictionaries import DictionaryEditError
 from simcodebench.suites.foam.fields import FieldReadError, cell_centres, read_fields, read_internal, time_dirs

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.logs import LOGGER, job_log
+from simcodebench.core.logs import LOGGER, job_log
 
 
 def test_job_log_keeps_this_jobs_messages_and_the_failure(tmp_path: Path) -> None:

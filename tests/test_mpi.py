@@ -10,13 +10,13 @@ import mpi_env
 import pytest
 from missing import require_or_skip
 
-from simcodebench import execution
-from simcodebench.cases import Case, load_suite_cases
-from simcodebench.envs import SolverEnvironment
-from simcodebench.errors import InfrastructureError
-from simcodebench.mpi import launcher, launcher_environment
-from simcodebench.runtime import run
-from simcodebench.runtime.bwrap import bwrap_available
+from simcodebench.core.cases import Case, load_suite_cases
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.execution import sandbox as execution
+from simcodebench.execution.environments import SolverEnvironment
+from simcodebench.execution.mpi import launcher, launcher_environment
+from simcodebench.execution.runtime import run
+from simcodebench.execution.runtime.bwrap import bwrap_available
 
 
 def _case(repo: Path, tasks: int) -> Case:

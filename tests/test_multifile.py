@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from simcodebench.extract import ExtractionError
-from simcodebench.multifile import parse_files, read_tree, render_files, write_tree
+from simcodebench.agents.extract import ExtractionError
+from simcodebench.agents.multifile import parse_files, read_tree, render_files, write_tree
 
 REPLY = """Here is the case.
 

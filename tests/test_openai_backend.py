@@ -19,10 +19,10 @@ from openai_server import (
     status,
 )
 
-from simcodebench.backends.cache import ReplyCache, reply_key
-from simcodebench.backends.openai_backend import call_openai
-from simcodebench.backends.reply import Reply
-from simcodebench.errors import EndpointError, InputError
+from simcodebench.agents.backends.cache import ReplyCache, reply_key
+from simcodebench.agents.backends.openai_backend import call_openai
+from simcodebench.agents.backends.reply import Reply
+from simcodebench.core.errors import EndpointError, InputError
 
 KEY_ENV = "SIMCODEBENCH_TEST_KEY"
 KEY = "sk-test-secret-0123456789"

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from simcodebench.aggregate.breakdowns import cfd_query_stats, foambench_stats
-from simcodebench.aggregate.collect import COLUMNS
-from simcodebench.aggregate.fea import fea_markdown, fea_stats
-from simcodebench.aggregate.tables import cfd_query_markdown, foambench_markdown
+from simcodebench.report.collect import COLUMNS
+from simcodebench.suites.cfd_query.report import cfd_query_markdown, cfd_query_stats
+from simcodebench.suites.fea.report import fea_markdown, fea_stats
+from simcodebench.suites.foam.report import foambench_markdown, foambench_stats
 
 
 def _row(agent: str, suite: str, case: str, sample: int, failure_class: str, **fields: Any) -> dict[str, Any]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from pipeline import REPO
 
-from simcodebench.cases import load_suite_cases
-from simcodebench.mutants import build_mutant, mutant_names
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import load_suite_cases
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import CHECKS
 

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 from snakemake_executor_plugin_slurm.utils import set_gres_string
 
-from simcodebench.cases import get_case
-from simcodebench.execution import build_request
-from simcodebench.plan import Plan
-from simcodebench.runtime.apptainer import apptainer_command
+from simcodebench.core.cases import get_case
+from simcodebench.execution.runtime.apptainer import apptainer_command
+from simcodebench.execution.sandbox import build_request
+from simcodebench.pipeline.plan import Plan
 
 
 class JobResources(dict):

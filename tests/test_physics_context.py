@@ -7,7 +7,7 @@ import pytest
 from missing import require_or_skip
 from pipeline import REPO
 
-from simcodebench.errors import InfrastructureError
+from simcodebench.core.errors import InfrastructureError
 from simcodebench.suites.physics.context import build_context, estimate_tokens, example_files, trim_sections
 
 OWN = REPO / "cases" / "physics" / "examples"
@@ -49,9 +49,9 @@ def test_a_wrong_examples_folder_is_named(tmp_path):
 
 
 def test_the_prompt_is_the_papers_template_with_the_generated_reference():
-    from simcodebench.cases import get_case
-    from simcodebench.envs import get_environment
-    from simcodebench.prompts import render_messages
+    from simcodebench.agents.prompts import render_messages
+    from simcodebench.core.cases import get_case
+    from simcodebench.execution.environments import get_environment
 
     try:
         get_environment("genesis")

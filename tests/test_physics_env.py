@@ -7,13 +7,14 @@ import re
 import yaml
 from pipeline import REPO
 
-from simcodebench.envs import ENVIRONMENTS, GENESIS_PACKAGES
+from simcodebench.execution.environments import environment_specs
+from simcodebench.suites.physics.plugin import GENESIS
 
 
 def test_genesis_conda_file_follows_the_local_recipe_and_the_image_is_cuda():
     conda = yaml.safe_load((REPO / "workflow" / "envs" / "genesis.yaml").read_text())["dependencies"]
     pins = next(d["pip"] for d in conda if isinstance(d, dict))
-    assert pins == list(GENESIS_PACKAGES) == list(ENVIRONMENTS["genesis"])
+    assert pins == list(GENESIS.packages) == list(environment_specs()["genesis"].packages)
     assert pins[0].startswith("torch==")  # torch first, so that the CPU (or CUDA) build is the one kept
     definition = (REPO / "containers" / "genesis.def").read_text()
     assert re.search(r"^From:\s*nvidia/cuda:\S+", definition, re.MULTILINE)

@@ -10,10 +10,10 @@ import av
 import numpy as np
 import pytest
 
-from simcodebench.calibration import time_threshold
-from simcodebench.cases import get_case
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.pipeline.calibrate import time_threshold
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.state import STATE_FILE
 

@@ -14,12 +14,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcodebench.aggregate.collect import COLUMNS
-from simcodebench.aggregate.physics import physics_markdown, physics_stats
-from simcodebench.aggregate.tables import suite_markdown
-from simcodebench.cases import get_case
+from simcodebench.core.cases import get_case
+from simcodebench.core.registry import plugin
+from simcodebench.report.collect import COLUMNS
+from simcodebench.report.tables import suite_markdown
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.metadata import case_metadata
+from simcodebench.suites.physics.report import physics_markdown, physics_stats
 from simcodebench.suites.physics.strips import oracle_video, video_frames
 
 RIGID_EASY = {"case_hard": 0.0, "case_rigid": 1.0, "case_soft": 0.0, "case_fluid": 0.0, "case_mechanics": 0.0}
@@ -92,7 +93,7 @@ def test_the_markdown_says_what_was_not_computed(frame):
     assert "| v | physics | 2 (2 cases) | 45.0 | 22.5 | 67.5 | 80.0 | 55.0 | 80.0 | 55.0 | 55.0 | — | 75.0 |" in text
     assert "| m | physics | B | 2 | 12.5 | 0.0 | [m__physics__B.png](fields/m__physics__B.png) |" in text
     assert "Total is then Code alone" in text
-    assert "PhysCodeBench Table 1" in suite_markdown(frame, "physics")
+    assert "PhysCodeBench Table 1" in suite_markdown(frame, "physics", {"physics": plugin("physics")})
 
 
 def test_case_metadata_comes_from_the_spec_and_bad_values_are_named():

@@ -8,9 +8,9 @@ import pytest
 from physics_support import harness_backend, start_session
 from pipeline import REPO
 
-from simcodebench.cases import get_case
-from simcodebench.mutants import build_mutant, mutant_names
-from simcodebench.scoring import OUTCOME_CLASS
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
+from simcodebench.core.cases import get_case
+from simcodebench.pipeline.gates import OUTCOME_CLASS
 from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.checks import run_checks
 
@@ -37,7 +37,7 @@ def failure_class(case, answer, run_dir):
     """The class our gates give a run of the worker (F-Exec for a script that raised)."""
     if not answer["ok"]:
         return "F-Exec"
-    evaluation = scorer.evaluate(case, run_dir, scorer.generate_reference(case))
+    evaluation = scorer.measure(case, run_dir, scorer.generate_reference(case))
     if evaluation.outcome != "ok":
         return OUTCOME_CLASS[evaluation.outcome]
     return "Pass" if evaluation.error <= case.threshold_policy()["accuracy"]["value"] else "F-Acc"
@@ -67,7 +67,7 @@ def test_a_script_that_never_steps_is_scored_as_such(genesis, tmp_path):
     answer, recording = genesis.run(source, tmp_path)
     assert answer["ok"] and recording.main_scene() is None
     case = get_case("physics@smoke", "ball_drop")
-    evaluation = scorer.evaluate(case, tmp_path, scorer.generate_reference(case))
+    evaluation = scorer.measure(case, tmp_path, scorer.generate_reference(case))
     assert evaluation.outcome == "missing"  # no video either
     assert evaluation.metrics["physics"] == 0.0
 
@@ -104,7 +104,7 @@ def test_the_oracle_passes_and_each_mutant_lands_in_its_class(genesis, tmp_path,
     case = get_case("physics@smoke", case_id)
     answer, _ = genesis.run(scorer.oracle_source(case), tmp_path / "oracle")
     assert answer["ok"], answer["error"]
-    evaluation = scorer.evaluate(case, tmp_path / "oracle", scorer.generate_reference(case))
+    evaluation = scorer.measure(case, tmp_path / "oracle", scorer.generate_reference(case))
     assert evaluation.outcome == "ok" and evaluation.error == 0, evaluation.message
     assert evaluation.metrics["code"] == 50.0 and evaluation.metrics["physics"] == 100.0
     landed = {}
@@ -135,7 +135,7 @@ def test_a_particle_oracle_passes_and_its_physics_mutants_land(genesis, tmp_path
     case = get_case("physics@smoke", case_id)
     answer, _ = genesis.run(scorer.oracle_source(case), tmp_path / "oracle")
     assert answer["ok"], answer["error"]
-    evaluation = scorer.evaluate(case, tmp_path / "oracle", scorer.generate_reference(case))
+    evaluation = scorer.measure(case, tmp_path / "oracle", scorer.generate_reference(case))
     assert evaluation.outcome == "ok" and evaluation.error == 0, evaluation.message
     landed = {}
     for index, name in enumerate(mutant_names(case)):

@@ -1,7 +1,7 @@
 """A case whose reference or calibration fails costs only itself: through the real workflow, on the re4 suite
 with two copies of ``hilbert`` broken on purpose (a reference parameter that is not a number; an oracle that
 exits 1), the run ends 0, the broken cases are scored F-Case with their reason, and the working case is
-summarised as usual (see :mod:`simcodebench.case_failures`)."""
+summarised as usual (see :mod:`simcodebench.core.case_failures`)."""
 
 from __future__ import annotations
 

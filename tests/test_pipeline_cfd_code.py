@@ -14,7 +14,7 @@ import pytest
 from cfd_code_support import case
 from pipeline import make_workdir, scores, snakemake
 
-from simcodebench.artifacts import oracle_reply
+from simcodebench.agents.backends.oracle import oracle_reply
 
 pytestmark = pytest.mark.slow
 

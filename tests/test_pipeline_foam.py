@@ -9,8 +9,8 @@ import re
 import pytest
 from pipeline import make_workdir, scores, snakemake
 
-from simcodebench.artifacts import oracle_reply
-from simcodebench.cases import get_case
+from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.core.cases import get_case
 
 pytestmark = pytest.mark.slow
 

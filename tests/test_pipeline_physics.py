@@ -22,9 +22,9 @@ from missing import require_or_skip
 from openai_server import OpenAIServer
 from pipeline import make_workdir, scores, snakemake
 
-from simcodebench.cases import get_case
-from simcodebench.envs import get_environment
-from simcodebench.errors import InfrastructureError
+from simcodebench.core.cases import get_case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.execution.environments import get_environment
 from simcodebench.suites.physics import scorer
 
 pytestmark = pytest.mark.slow

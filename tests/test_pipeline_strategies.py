@@ -13,7 +13,7 @@ import pytest
 from openai_server import OpenAIServer
 from pipeline import REPO, make_workdir, scores, snakemake
 
-from simcodebench.references import load_reference
+from simcodebench.core.references import load_reference
 
 pytestmark = pytest.mark.slow
 

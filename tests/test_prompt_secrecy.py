@@ -9,12 +9,13 @@ from typing import Any
 import cfd_code_support
 import pytest
 
-from simcodebench import openfoam
-from simcodebench.cases import validate_path
-from simcodebench.multifile import read_tree
-from simcodebench.prompts import render_messages
-from simcodebench.references import Reference
-from simcodebench.suites import get_scorer
+from simcodebench.agents.multifile import read_tree
+from simcodebench.agents.prompts import render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.references import Reference
+from simcodebench.core.registry import plugin_of
+from simcodebench.execution.sandbox import openfoam
+from simcodebench.suites.physics.scorer import suite_prompt_context
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -61,14 +62,15 @@ def _template_text(case) -> str:
 
 
 def _suite_context_text(case) -> str:
-    """Prompt slots a scorer builds from the suite alone (``suite_prompt_context(suite)``: the physics suite's
-    Genesis documentation and examples), public by construction: no case reaches them."""
-    build = getattr(get_scorer(case.suite.data["scorer"]), "suite_prompt_context", None)
-    return "\n".join(str(value) for value in build(case.suite).values()) if build else ""
+    """Prompt slots the physics plugin builds from the suite alone (``suite_prompt_context(suite)``: the Genesis
+    documentation and examples), public by construction: no case reaches them."""
+    if case.suite.data["plugin"] != "physics":
+        return ""
+    return "\n".join(str(value) for value in suite_prompt_context(case.suite).values())
 
 
 @pytest.mark.parametrize(
-    "case", validate_path(__import__("simcodebench.project").project.cases_root()), ids=lambda c: c.key
+    "case", validate_path(__import__("simcodebench.core.project").core.project.cases_root()), ids=lambda c: c.key
 )
 def test_no_hidden_value_in_any_prompt(case):
     prompt = "\n".join(m["content"] for m in render_messages(case))
@@ -85,7 +87,7 @@ def test_no_hidden_value_in_any_prompt(case):
     elif case.suite.name == "cfd-code":  # generated once per session, shared with the cfd-code tests
         reference = cfd_code_support.reference(case.id)
     else:
-        reference = get_scorer(case.suite.data["scorer"]).generate_reference(case)
+        reference = plugin_of(case).generate_reference(case)
     hidden = [
         case.hidden.reference,
         case.hidden.oracle,

@@ -11,20 +11,20 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simcodebench.agents import load_agents
-from simcodebench.aggregate.collect import COLUMNS
-from simcodebench.aggregate.re4_tables import re4_paper_markdown
-from simcodebench.artifacts import write_solution
-from simcodebench.calibration import calibrate_case
-from simcodebench.cases import get_case
+from simcodebench.agents.artifacts import write_solution
+from simcodebench.agents.backends.mutant import build_mutant
+from simcodebench.agents.extract import extract_code
+from simcodebench.agents.prompts import render_messages
+from simcodebench.agents.settings import load_agents
 from simcodebench.cli import main
-from simcodebench.errors import InputError
-from simcodebench.execution import execute_solution
-from simcodebench.extract import extract_code
-from simcodebench.mutants import build_mutant
-from simcodebench.prompts import render_messages
-from simcodebench.scoring import score_attempt
+from simcodebench.core.cases import get_case
+from simcodebench.core.errors import InputError
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.pipeline.calibrate import calibrate_case
+from simcodebench.pipeline.gates import score_attempt
+from simcodebench.report.collect import COLUMNS
 from simcodebench.suites.re4 import paper, transcripts
+from simcodebench.suites.re4.report import re4_paper_markdown
 from simcodebench.suites.re4.scorer import generate_reference
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcodebench.cases import Case, get_case
-from simcodebench.references import load_reference, save_reference
+from simcodebench.core.cases import Case, get_case
+from simcodebench.core.references import load_reference, save_reference
 from simcodebench.suites.re4 import keyhole, metrics, scorer
 from simcodebench.suites.re4.burgers import burgers_cole_hopf
 from simcodebench.suites.re4.sod import sod_exact, star_state
@@ -260,7 +260,7 @@ def test_oracle_passes_its_case(case_id: str, tmp_path: Path) -> None:
     reference = scorer.generate_reference(case_)
     save_reference(reference, tmp_path / "ref.json", tmp_path / "ref.h5")  # it must survive a round trip
     reference = load_reference(tmp_path / "ref.json", tmp_path / "ref.h5")
-    evaluation = scorer.evaluate(case_, tmp_path / "run", reference)
+    evaluation = scorer.measure(case_, tmp_path / "run", reference)
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error < ORACLE_LIMITS[case_id], evaluation.metrics
     drawn = scorer.plot_comparison(case_, tmp_path / "run", reference, tmp_path / "cmp.png")
@@ -271,7 +271,7 @@ def test_oracle_passes_its_case(case_id: str, tmp_path: Path) -> None:
 def test_keyhole_oracle_recovers_ke_from_the_real_dataset(tmp_path: Path) -> None:
     case_ = case("keyhole")
     run_oracle(case_, tmp_path, dataset=upstream("dataset_keyhole.csv"))
-    evaluation = scorer.evaluate(case_, tmp_path, scorer.generate_reference(case_))
+    evaluation = scorer.measure(case_, tmp_path, scorer.generate_reference(case_))
     assert evaluation.outcome == "ok" and evaluation.error < 1e-3
     assert evaluation.metrics["exponent_eta_P"] == pytest.approx(-2.0)
 
@@ -294,12 +294,12 @@ def _write_sod(run_dir: Path, points: int = 201, **overrides: np.ndarray) -> Pat
 
 def test_evaluate_scores_exact_samples(tmp_path: Path, sod_setup: tuple) -> None:
     case_, reference = sod_setup
-    evaluation = scorer.evaluate(case_, _write_sod(tmp_path, points=2001), reference)
+    evaluation = scorer.measure(case_, _write_sod(tmp_path, points=2001), reference)
     assert evaluation.outcome == "ok" and evaluation.error < 1e-12
     assert set(evaluation.metrics) == {"rel_l2_u", "rel_l2_rho", "rel_l2_p"}
     # Exact values on a coarser grid are compared at their own points: a shock between two samples costs
     # nothing (interpolating the sample onto the reference grid would have cost 5.7e-2 on 201 points).
-    evaluation = scorer.evaluate(case_, _write_sod(tmp_path, points=201), reference)
+    evaluation = scorer.measure(case_, _write_sod(tmp_path, points=201), reference)
     assert evaluation.error < 1e-3
 
 
@@ -328,7 +328,7 @@ def test_evaluate_classifies_broken_sod_outputs(tmp_path: Path, sod_setup: tuple
         _write_sod(tmp_path, x=x[::-1])
     elif broken == "short domain":
         _write_sod(tmp_path, x=0.5 * x)
-    evaluation = scorer.evaluate(case_, tmp_path, reference)
+    evaluation = scorer.measure(case_, tmp_path, reference)
     assert evaluation.outcome == outcome, evaluation.message
     assert evaluation.error is None and evaluation.message
     assert not scorer.plot_comparison(case_, tmp_path, reference, tmp_path / "cmp.png")
@@ -337,12 +337,12 @@ def test_evaluate_classifies_broken_sod_outputs(tmp_path: Path, sod_setup: tuple
 def test_evaluate_classifies_broken_hilbert_and_keyhole_outputs(tmp_path: Path) -> None:
     hilbert = case("hilbert")
     np.savez(tmp_path / "solution.npz", **{f"x_{n}": np.ones(n) for n in (5, 10, 15, 20)}, x_25=np.ones(24))
-    assert scorer.evaluate(hilbert, tmp_path, scorer.generate_reference(hilbert)).outcome == "format"
+    assert scorer.measure(hilbert, tmp_path, scorer.generate_reference(hilbert)).outcome == "format"
     solution = {name: 1.0 for name in keyhole.QUANTITIES}
     del solution["rho"]
     (tmp_path / "solution.json").write_text(json.dumps(solution))
     key = case("keyhole")
-    assert scorer.evaluate(key, tmp_path, scorer.generate_reference(key)).outcome == "format"
+    assert scorer.measure(key, tmp_path, scorer.generate_reference(key)).outcome == "format"
 
 
 def test_hilbert_error_is_the_worst_n(tmp_path: Path) -> None:
@@ -350,6 +350,6 @@ def test_hilbert_error_is_the_worst_n(tmp_path: Path) -> None:
     fields = {f"x_{n}": np.ones(n) for n in (5, 10, 15, 20, 25)}
     fields["x_15"][3] = 1.25
     np.savez(tmp_path / "solution.npz", **fields)
-    evaluation = scorer.evaluate(hilbert, tmp_path, scorer.generate_reference(hilbert))
+    evaluation = scorer.measure(hilbert, tmp_path, scorer.generate_reference(hilbert))
     assert evaluation.outcome == "ok" and evaluation.error == pytest.approx(0.25)
     assert evaluation.metrics["linf_n15"] == pytest.approx(0.25) and evaluation.metrics["linf_n5"] == 0.0

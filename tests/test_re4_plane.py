@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from scipy.interpolate import CloughTocher2DInterpolator
 
-from simcodebench.artifacts import oracle_artifact
-from simcodebench.cases import Case, get_case
-from simcodebench.mutants import build_mutant
-from simcodebench.references import Reference, load_reference, save_reference
+from simcodebench.agents.backends.mutant import build_mutant
+from simcodebench.agents.backends.oracle import oracle_artifact
+from simcodebench.core.cases import Case, get_case
+from simcodebench.core.references import Reference, load_reference, save_reference
 from simcodebench.suites.re4 import plane, scorer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -184,7 +184,7 @@ def test_oracle_passes_and_output_mutants_land(case_id: str, tmp_path: Path, ref
     oracle = tmp_path / "oracle"
     oracle.mkdir()
     run_python(oracle, oracle_artifact(case_))
-    evaluation = scorer.evaluate(case_, oracle, reference)
+    evaluation = scorer.measure(case_, oracle, reference)
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error < ORACLE_LIMITS[case_id], evaluation.metrics
     figure = tmp_path / "comparison.png"
@@ -198,7 +198,7 @@ def test_oracle_passes_and_output_mutants_land(case_id: str, tmp_path: Path, ref
         workdir = tmp_path / declaration["name"]
         shutil.copytree(oracle, workdir)
         run_python(workdir, mutant.source[len(oracle_artifact(case_)) :])  # only the rewrite of the output
-        result = scorer.evaluate(case_, workdir, reference)
+        result = scorer.measure(case_, workdir, reference)
         assert result.outcome == expected[declaration["name"]], (declaration["name"], result.message)
         if declaration["name"] == "wrong-shape":  # nothing to draw on the reference's points
             assert not scorer.plot_comparison(case_, workdir, reference, tmp_path / "none.png")

@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench import runtime
-from simcodebench.errors import InfrastructureError, InputError
-from simcodebench.plan import Plan
-from simcodebench.runtime import RunRequest, apptainer, bwrap, resolve_runtime, run
-from simcodebench.runtime.apptainer import apptainer_command, container_environment, image_present, resolve_image
+from simcodebench.core.errors import InfrastructureError, InputError
+from simcodebench.execution import runtime
+from simcodebench.execution.runtime import RunRequest, apptainer, bwrap, resolve_runtime, run
+from simcodebench.execution.runtime.apptainer import (
+    apptainer_command,
+    container_environment,
+    image_present,
+    resolve_image,
+)
+from simcodebench.pipeline.plan import Plan
 
 
 def _request(tmp_path: Path, **fields) -> RunRequest:
@@ -152,8 +157,8 @@ def test_plan_needs_an_image_per_environment_for_apptainer(tmp_path, monkeypatch
 
 def test_mpi_launcher_stays_outside_the_image(tmp_path, monkeypatch):
     """Several ranks: the host's launcher (the job's `mpi` resource inside SLURM) starts apptainer, not the reverse."""
-    from simcodebench.cases import get_case
-    from simcodebench.execution import build_request
+    from simcodebench.core.cases import get_case
+    from simcodebench.execution.sandbox import build_request
 
     case = get_case("re4", "hilbert")
     monkeypatch.setitem(case.resources, "tasks", 4)

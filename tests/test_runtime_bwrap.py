@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from simcodebench.errors import InfrastructureError
-from simcodebench.runtime import RunRequest, run
-from simcodebench.runtime.bwrap import bwrap_available, bwrap_command, environment_paths
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.execution.runtime import RunRequest, run
+from simcodebench.execution.runtime.bwrap import bwrap_available, bwrap_command, environment_paths
 
 pytestmark = pytest.mark.skipif(not bwrap_available(), reason="bubblewrap unusable here")
 

@@ -5,7 +5,7 @@ import sys
 import time
 from pathlib import Path
 
-from simcodebench.runtime import RunRequest, run
+from simcodebench.execution.runtime import RunRequest, run
 
 
 def _request(tmp_path: Path, code: str, **limits) -> RunRequest:

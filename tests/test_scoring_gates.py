@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcodebench.cases import get_case
-from simcodebench.references import Reference
-from simcodebench.scoring import score_attempt
-from simcodebench.suites import get_scorer
+from simcodebench.core.cases import get_case
+from simcodebench.core.references import Reference
+from simcodebench.core.registry import plugin_of
+from simcodebench.pipeline.gates import score_attempt
 
 CALIBRATION = {"thresholds": {"accuracy": 1e-2, "time": 10.0}}
 OK_RESPONSE = {"status": "ok"}
@@ -19,7 +19,7 @@ OK_RUN = {"status": "ok", "wall_s": 1.0}
 @pytest.fixture(scope="module")
 def hilbert():
     case = get_case("re4", "hilbert")
-    return case, get_scorer("re4").generate_reference(case)
+    return case, plugin_of(case).generate_reference(case)
 
 
 def _write(run_dir, offset=0.0, sizes=(5, 10, 15, 20, 25), nan=False):

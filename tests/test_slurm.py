@@ -147,9 +147,9 @@ import dataclasses, json, sys
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 import mpi_env
-from simcodebench import execution
-from simcodebench.cases import load_suite_cases
-from simcodebench.runtime import run
+from simcodebench.execution import sandbox as execution
+from simcodebench.core.cases import load_suite_cases
+from simcodebench.execution.runtime import run
 
 run_dir, mpi = Path(sys.argv[1]), sys.argv[2]
 case = next(c for c in load_suite_cases(Path({cases!r})) if c.id == "hilbert")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_strategies import _fenced, _previous, hilbert  # noqa: F401  (hilbert is a fixture)
 
-from simcodebench.agents import load_agents
-from simcodebench.errors import InputError
-from simcodebench.strategies import get_strategy
+from simcodebench.agents.settings import load_agents
+from simcodebench.agents.strategies import get_strategy
+from simcodebench.core.errors import InputError
 
 SMRF = get_strategy("smrf")
 

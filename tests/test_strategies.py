@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from simcodebench.agents import Agent, load_agents
-from simcodebench.backends.cache import reply_key
-from simcodebench.backends.replay import replay_reply
-from simcodebench.cases import Case, load_suite_cases
-from simcodebench.errors import InputError
-from simcodebench.generation import generate
-from simcodebench.prompts import render_messages
-from simcodebench.strategies import STRATEGIES, get_strategy
-from simcodebench.strategies.base import TRUNCATION_MARKER, Previous, fill, template, truncate_middle
-from simcodebench.strategies.best_of_n import select_sample
-from simcodebench.strategies.re4 import verdict
+from simcodebench.agents.backends.cache import reply_key
+from simcodebench.agents.backends.replay import replay_reply
+from simcodebench.agents.generation import generate
+from simcodebench.agents.prompts import render_messages
+from simcodebench.agents.settings import Agent, load_agents
+from simcodebench.agents.strategies import STRATEGIES, get_strategy
+from simcodebench.agents.strategies.base import TRUNCATION_MARKER, Previous, fill, template, truncate_middle
+from simcodebench.agents.strategies.best_of_n import select_sample
+from simcodebench.agents.strategies.re4 import verdict
+from simcodebench.core.cases import Case, load_suite_cases
+from simcodebench.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 STDERR = "Traceback (most recent call last):\n  File solution.py, line 9\nRuntimeError: boom, a deliberate bug\n"

@@ -1,17 +1,18 @@
-"""The ``simcodebench`` command line: cases, environments and prompts (the pipeline itself is Snakemake)."""
+"""The ``simcodebench`` command line: cases, environments, prompts and targets; the suites add their importers,
+replay and compare commands through their plugins (the pipeline itself is Snakemake)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
-from .cases import validate_path
-from .envs import ENVIRONMENTS, setup_environment
-from .errors import InfrastructureError, InputError
-from .project import cases_root
-from .prompts import messages_to_markdown, render_messages
+from simcodebench.agents.prompts import messages_to_markdown, render_messages
+from simcodebench.core.cases import validate_path
+from simcodebench.core.errors import InfrastructureError, InputError
+from simcodebench.core.project import cases_root
+from simcodebench.core.registry import plugins
+from simcodebench.execution.environments import environment_specs, setup_environment
 
 
 def _cases_validate(args: argparse.Namespace) -> int:
@@ -42,8 +43,8 @@ def _prompt(args: argparse.Namespace) -> int:
 
 
 def _targets(args: argparse.Namespace) -> int:
-    from .io import read_yaml
-    from .plan import Plan
+    from simcodebench.core.io import read_yaml
+    from simcodebench.pipeline.plan import Plan
 
     config = read_yaml(Path(args.configfile))
     plan = Plan.from_config(config, args.configfile)
@@ -68,83 +69,6 @@ def _targets(args: argparse.Namespace) -> int:
     return 0
 
 
-IMPORTERS = {
-    "cfdquery": "simcodebench.suites.cfd_query.importer:import_cfdquery",
-    "feabench": "simcodebench.suites.fea.importer:import_feabench",
-    "foambench": "simcodebench.suites.foam.importer:import_foambench",
-    "pdeagent-bench": "simcodebench.suites.fem.importer:import_pdeagent_bench",
-}
-"""Importers of upstream data, as ``module:function(path, out) -> number of cases``."""
-
-
-def _import(args: argparse.Namespace) -> int:
-    if args.benchmark == "re4-transcripts":
-        return _import_re4_transcripts(args)
-    module, _, function = IMPORTERS[args.benchmark].partition(":")
-    importer = getattr(importlib.import_module(module), function)
-    out = Path(args.out) if args.out else cases_root() / args.benchmark
-    if args.upstream_tolerance and args.benchmark != "pdeagent-bench":
-        raise InputError("(command line)", "--upstream-tolerance", "applies to pdeagent-bench only", "drop it")
-    options = {"upstream_tolerance": True} if args.upstream_tolerance else {}
-    count = importer(Path(args.path), out, **options)
-    print(f"ok: {count} case(s) written to {out}")
-    return 0
-
-
-def _import_re4_transcripts(args: argparse.Namespace) -> int:
-    from .suites.re4.transcripts import import_re4_transcripts
-
-    if not args.out:
-        raise InputError("(command line)", "--out", "is missing", "give the folder for the <programmer>.jsonl files")
-    counts, unknown = import_re4_transcripts(Path(args.path), Path(args.out))
-    written = ", ".join(f"{programmer}.jsonl ({count} replies)" for programmer, count in counts.items())
-    print(f"ok: {written} written to {args.out}" + (f"; not Re^4 problems: {', '.join(unknown)}" if unknown else ""))
-    return 0
-
-
-def _cfd_code_cases() -> set[str]:
-    return {case.id for case in validate_path(cases_root() / "cfd-code")}
-
-
-def _replay_cfdcodebench(args: argparse.Namespace) -> int:
-    from .suites.cfd_code.upstream import write_replay
-
-    count, skipped = write_replay(Path(args.folder), Path(args.out), _cfd_code_cases())
-    print(
-        f"ok: {count} replies written to {args.out}"
-        + (f"; not cases of cfd-code: {', '.join(skipped)}" if skipped else "")
-    )
-    return 0
-
-
-def _compare_cfdcodebench(args: argparse.Namespace) -> int:
-    from .suites.cfd_code import upstream
-
-    tasks = _cfd_code_cases()
-    logs = {}
-    for name in ("comparison_log", "execution_log"):
-        path = getattr(args, name)
-        try:
-            logs[name] = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
-        except OSError as exc:
-            raise InputError(path, "(file)", f"cannot be read ({exc.strerror})", "point at the upstream log") from exc
-    scores = upstream.read_scores(Path(args.results) / "runs", args.agent, args.suite)
-    if not scores:
-        raise InputError(
-            Path(args.results) / "runs" / args.agent / args.suite,
-            "(folder)",
-            "holds no score.json",
-            "run the replay agent on the suite first (see cases/cfd-code/README.md)",
-        )
-    rows = upstream.compare(
-        upstream.parse_comparison_log(logs["comparison_log"], tasks),
-        upstream.parse_execution_log(logs["execution_log"]),
-        scores,
-    )
-    print(upstream.markdown(rows), end="")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="simcodebench", description=__doc__)
@@ -160,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     env = commands.add_parser("env", help="solver environments").add_subparsers(dest="action", required=True)
     setup = env.add_parser("setup", help="provision a solver environment on this machine")
-    setup.add_argument("name", choices=sorted(ENVIRONMENTS))
+    setup.add_argument("name", choices=sorted(environment_specs()))
     setup.add_argument("--force", action="store_true", help="rebuild even when up to date")
     setup.set_defaults(func=_env_setup)
 
@@ -174,34 +98,17 @@ def build_parser() -> argparse.ArgumentParser:
     targets.add_argument("--case", help="suite/case")
     targets.add_argument("--agent", help="agent name")
     targets.set_defaults(func=_targets)
-    importing = commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases")
-    importing.add_argument("benchmark", choices=sorted([*IMPORTERS, "re4-transcripts"]))
-    importing.add_argument(
-        "path", help="the upstream JSON file (feabench: benchmark.zip; re4-transcripts: the released replies' folder)"
-    )
-    importing.add_argument(
-        "--out", help="suite folder to write (default: cases/<benchmark>; re4-transcripts: the replay files' folder)"
-    )
-    importing.add_argument(
-        "--upstream-tolerance",
-        action="store_true",
-        help="pdeagent-bench: each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
-    )
-    importing.set_defaults(func=_import)
-
-    replay = commands.add_parser("replay", help="write recorded upstream generations as a replay file")
-    replay.add_argument("benchmark", choices=["cfdcodebench"])
-    replay.add_argument("folder", help="the upstream folder of <task>.py scripts (solver/<model>/prompts)")
-    replay.add_argument("--out", required=True, help="replay JSONL file to write")
-    replay.set_defaults(func=_replay_cfdcodebench)
-    compare = commands.add_parser("compare", help="set our scores of a replayed agent beside the upstream logs")
-    compare.add_argument("benchmark", choices=["cfdcodebench"])
-    compare.add_argument("--agent", required=True, help="the replay agent's name in the config")
-    compare.add_argument("--comparison-log", required=True, help="compare/comparison_results_<model>_prompts.log")
-    compare.add_argument("--execution-log", help="report/execution_results_<model>_prompts_*.log")
-    compare.add_argument("--suite", default="cfd-code@legacy", help="the suite the agent ran (default cfd-code@legacy)")
-    compare.add_argument("--results", default="results", help="the results folder (default results)")
-    compare.set_defaults(func=_compare_cfdcodebench)
+    groups = {
+        "import": commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases"),
+        "replay": commands.add_parser("replay", help="write recorded upstream generations as a replay file"),
+        "compare": commands.add_parser("compare", help="set our scores of a replayed agent beside upstream's"),
+    }
+    subcommands = {
+        name: group.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+        for name, group in groups.items()
+    }
+    for plugin in plugins().values():  # each suite adds its importer, replay and compare commands
+        plugin.add_commands(subcommands)
     return parser
 
 

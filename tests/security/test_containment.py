@@ -14,7 +14,7 @@ import pytest
 from attacks import BODIES, Targets, attack_source
 from pipeline import REPO, make_workdir, snakemake
 
-from simcodebench.runtime.bwrap import bwrap_available
+from simcodebench.execution.runtime.bwrap import bwrap_available
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not bwrap_available(), reason="bubblewrap unusable here")]
 

@@ -3,27 +3,27 @@ rule aggregate:
         PLAN.batch_targets(),
     output:
         csv=report(
-            "results/summary/scores.csv",
+            LAYOUT.summary_file("scores.csv"),
             caption="../report/scores.rst",
             category="Scores",
         ),
         tables=report(
-            "results/summary/summary.md",
+            LAYOUT.summary_file("summary.md"),
             caption="../report/tables.rst",
             category="Scores",
         ),
         plot=report(
-            "results/summary/failure_classes.png",
+            LAYOUT.summary_file("failure_classes.png"),
             caption="../report/failure_classes.rst",
             category="Failure classes",
         ),
         fields=report(
-            directory("results/summary/fields"),
+            directory(LAYOUT.summary_file("fields")),
             patterns=["{name}.png"],
             caption="../report/fields.rst",
             category="Fields",
         ),
     log:
-        "results/logs/aggregate.log",
+        LAYOUT.log("aggregate.log"),
     run:
-        steps.aggregate(PLAN, input, output)
+        aggregate.run(PLAN, input, output)

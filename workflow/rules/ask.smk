@@ -2,10 +2,10 @@ rule ask:
     input:
         unpack(ask_inputs),
     output:
-        manifest="results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/solution/manifest.json",
+        manifest=LAYOUT.attempt_file(*ATTEMPT, MANIFEST),
     log:
-        "results/runs/{agent}/{suite}/{case}/{sample}/{attempt}/ask.log",
+        LAYOUT.attempt_file(*ATTEMPT, "ask.log"),
     resources:
         **endpoint_resources(),
     run:
-        steps.ask(PLAN, wildcards, input, output, log)
+        ask.run(PLAN, wildcards, input, output, log)

@@ -1,16 +1,16 @@
 rule calibration:
     input:
         case_files,
-        ref_json="results/references/{suite}/{case}/reference.json",
-        ref_h5="results/references/{suite}/{case}/reference.h5",
+        ref_json=LAYOUT.reference("{suite}", "{case}", "json"),
+        ref_h5=LAYOUT.reference("{suite}", "{case}", "h5"),
     output:
-        "results/calibration/{suite}/{case}.json",
+        LAYOUT.calibration("{suite}", "{case}"),
     log:
-        "results/logs/calibration/{suite}/{case}.log",
+        LAYOUT.case_log("calibration", "{suite}", "{case}"),
     resources:
         **execution_resources(scale=6),
     run:
-        steps.calibration(PLAN, wildcards, input, output, resources, log)
+        calibrate.run(PLAN, wildcards, input, output, resources, log)
 
 
 rule calibrate:

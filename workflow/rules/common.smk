@@ -1,13 +1,21 @@
 from snakemake.utils import validate
+from snakemake_interface_executor_plugins.settings import ExecMode
 
-from simcodebench import rules as steps
-from simcodebench.logs import show_logs
-from simcodebench.plan import Plan
+from simcodebench.core.layout import MANIFEST
+from simcodebench.core.logs import show_logs
+from simcodebench.pipeline import aggregate, ask, calibrate, evaluate, reference
+from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.stale import remove_stale_records
 
 validate(config, "../schemas/config.schema.yaml")
 show_logs()
 
 PLAN = Plan.from_config(config)
+LAYOUT = PLAN.layout
+if workflow.exec_mode == ExecMode.DEFAULT:  # the main process plans; a job's own process never removes
+    remove_stale_records(PLAN)
+# the wildcards of one attempt, for the layout's patterns
+ATTEMPT = ("{agent}", "{suite}", "{case}", "{sample}", "{attempt}")
 
 
 wildcard_constraints:
@@ -45,11 +53,11 @@ def ask_inputs(wildcards):
             wildcards.sample,
             attempt - 1,
         )
-        named["previous_batch"] = PLAN.batch_path(wildcards.suite, attempt - 1, batch)
-    if PLAN.agents[wildcards.agent].backend == "mutant":
-        named["calibration"] = (
-            f"results/calibration/{wildcards.suite}/{wildcards.case}.json"
+        named["previous_batch"] = LAYOUT.batch_record(
+            wildcards.suite, attempt - 1, batch
         )
+    if PLAN.agents[wildcards.agent].backend == "mutant":
+        named["calibration"] = LAYOUT.calibration(wildcards.suite, wildcards.case)
     return named
 
 

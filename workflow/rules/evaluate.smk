@@ -2,10 +2,10 @@ rule evaluate:
     input:
         batch_inputs,
     output:
-        "results/batches/{suite}/{attempt}/{batch}.json",
+        LAYOUT.batch_record("{suite}", "{attempt}", "{batch}"),
     log:
-        "results/batches/{suite}/{attempt}/{batch}.log",
+        LAYOUT.batch_record("{suite}", "{attempt}", "{batch}", "log"),
     resources:
         **batch_resources(),
     run:
-        steps.evaluate(PLAN, wildcards, output, resources, log)
+        evaluate.run(PLAN, wildcards, output, resources, log)

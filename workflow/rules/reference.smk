@@ -2,11 +2,11 @@ rule reference:
     input:
         case_files,
     output:
-        json="results/references/{suite}/{case}/reference.json",
-        h5="results/references/{suite}/{case}/reference.h5",
+        json=LAYOUT.reference("{suite}", "{case}", "json"),
+        h5=LAYOUT.reference("{suite}", "{case}", "h5"),
     log:
-        "results/logs/reference/{suite}/{case}.log",
+        LAYOUT.case_log("reference", "{suite}", "{case}"),
     resources:
         **execution_resources(scale=30),
     run:
-        steps.reference(PLAN, wildcards, output, log)
+        reference.run(PLAN, wildcards, output, log)

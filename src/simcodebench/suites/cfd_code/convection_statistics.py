@@ -25,9 +25,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from simcodebench.references import Reference
-
-from . import nmse as metric
+from simcodebench.core.references import Reference
+from simcodebench.suites.cfd_code import nmse as metric
 
 NAMES = ("nusselt_wall", "u_rms", "theta_mean")
 

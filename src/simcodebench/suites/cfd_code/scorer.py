@@ -33,15 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.contract import ContractViolation, load_outputs
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import convection_statistics
-from . import nmse as metric
-from .references import generate
+from simcodebench.core.cases import Case
+from simcodebench.core.contract import ContractViolation, load_outputs
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.suites.cfd_code import convection_statistics
+from simcodebench.suites.cfd_code import nmse as metric
+from simcodebench.suites.cfd_code.references import generate
 
 Fields = dict[str, np.ndarray]
 KINDS = ("fields", "statistics")
@@ -85,7 +84,7 @@ def _scoring(case: Case) -> dict[str, Any]:
     return scoring
 
 
-def _statistics_verdict(case: Case, sampled: Fields, reference: Reference) -> Evaluation:
+def _statistics_verdict(case: Case, sampled: Fields, reference: Reference) -> Measurement:
     """The NMSE of each compared snapshot statistic of ``sampled`` (on the reference grid) against the ensemble
     mean; the sample's volume Nusselt number is reported beside them."""
     stats, errors = convection_statistics.against_reference(sampled, reference)
@@ -123,14 +122,14 @@ def on_reference_grid(case: Case, fields: Fields, reference: Reference) -> Field
     }
 
 
-def _evaluate_coords(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def _evaluate_coords(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     try:
         fields = _merged(load_outputs(case.visible.contract, run_dir))
         sampled = on_reference_grid(case, fields, reference)
     except ContractViolation as violation:
         return violation.as_evaluation()
     except metric.GridError as exc:
-        return Evaluation(outcome="format", message=str(exc))
+        return Measurement(outcome="format", message=str(exc))
     if _scoring(case)["kind"] == "statistics":
         return _statistics_verdict(case, sampled, reference)
     errors = {}
@@ -163,7 +162,7 @@ def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
     return next((path for path in candidates if path.is_file()), None)
 
 
-def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """The released comparison, file by file: every variable whose file was written is compared, whatever
     happened to the others (:func:`_legacy_verdict`)."""
     if _scoring(case)["kind"] == "statistics":
@@ -184,7 +183,7 @@ def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Evaluat
     return _legacy_verdict(case, errors, absent, unreadable)
 
 
-def _legacy_verdict(case: Case, errors: dict[str, float], absent: list[str], unreadable: dict[str, str]) -> Evaluation:
+def _legacy_verdict(case: Case, errors: dict[str, float], absent: list[str], unreadable: dict[str, str]) -> Measurement:
     """The released rule for a problem with several variables: each file is scored on its own (one NMSE line per
     ``<var>_<case>.npy``), and a variable with no file, or a file that cannot be compared, has no NMSE and
     scores 0, so the problem cannot score 1. Every compared variable reports ``nmse_<var>`` and
@@ -199,22 +198,22 @@ def _legacy_verdict(case: Case, errors: dict[str, float], absent: list[str], unr
     compared = f" (compared: {', '.join(errors)})" if errors else ""
     if absent:
         files = ", ".join(f"{name}_{case.id}.npy" for name in absent)
-        return Evaluation(outcome="missing", message=f"not written: {files}{compared}", metrics=metrics)
-    return Evaluation(outcome="format", message="; ".join(unreadable.values()) + compared, metrics=metrics)
+        return Measurement(outcome="missing", message=f"not written: {files}{compared}", metrics=metrics)
+    return Measurement(outcome="format", message="; ".join(unreadable.values()) + compared, metrics=metrics)
 
 
-def _evaluate_legacy_statistics(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def _evaluate_legacy_statistics(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Statistics of a snapshot need every field: resampled by index to the reference's shape, all or nothing."""
     resampled = {}
     for name in _variables(case):
         path = _legacy_file(case, run_dir, name)
         if path is None:
-            return Evaluation(outcome="missing", message=f"{name}_{case.id}.npy (or {name}.npy) was not written")
+            return Measurement(outcome="missing", message=f"{name}_{case.id}.npy (or {name}.npy) was not written")
         try:
             sample = np.real(np.load(path, allow_pickle=False))
             resampled[name] = metric.legacy_resample(sample, reference.fields[name].shape)
         except (OSError, ValueError) as exc:
-            return Evaluation(outcome="format", message=f"{path.name}: {exc}")
+            return Measurement(outcome="format", message=f"{path.name}: {exc}")
     return _statistics_verdict(case, resampled, reference)
 
 
@@ -226,17 +225,17 @@ def _score(case: Case, value: float) -> float:
     return metric.nmse_score(value)
 
 
-def _verdict(case: Case, errors: dict[str, float]) -> Evaluation:
+def _verdict(case: Case, errors: dict[str, float]) -> Measurement:
     worst = max(errors.values())
     metrics = {f"nmse_{name}": value for name, value in errors.items()}
     metrics |= {f"score_{name}": _score(case, value) for name, value in errors.items()}
     metrics["score"] = _score(case, worst)
     if not np.isfinite(worst):
-        return Evaluation(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
-    return Evaluation(outcome="ok", error=worst, metrics=metrics)
+        return Measurement(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
+    return Measurement(outcome="ok", error=worst, metrics=metrics)
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference, mode: str | None = None) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference, mode: str | None = None) -> Measurement:
     """Read the run's outputs under ``run_dir`` and measure the worst per-variable NMSE against ``reference``.
 
     ``mode`` is ``coords`` or ``legacy``; by default the suite's ``scoring.mode`` (set by the ``legacy``

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcodebench.errors import InputError
-from simcodebench.io import atomic_write_text
-
-from .nmse import released_score
+from simcodebench.core.errors import InputError
+from simcodebench.core.io import atomic_write_text
+from simcodebench.suites.cfd_code.nmse import released_score
 
 _COMPARED = re.compile(r"- INFO - (\S+)\.npy: .*NMSE=([-+0-9.einfaINF]+)")
 _FAILED = re.compile(r"- ERROR - \S+ (\S+)\.npy failed: (.*)$")

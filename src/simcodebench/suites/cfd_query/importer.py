@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simcodebench.errors import InputError
-from simcodebench.importing import read_json_input, validated, write_case, write_suite
-from simcodebench.project import cases_root
+from simcodebench.core.errors import InputError
+from simcodebench.core.importing import read_json_input, validated, write_case, write_suite
+from simcodebench.core.project import cases_root
 
 TEMPLATE_SUITE = "cfd-query"
 ITEMS_KEY = "CFD QA"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simcodebench.choice import parse_option
-from simcodebench.mutants import MutationContext
+from simcodebench.agents.backends.mutant import MutationContext
+from simcodebench.agents.choice import parse_option
 
 UNPARSABLE = "I would rather not commit to one of the options."
 

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from .mutants import MUTANT_OPERATIONS
-
-__all__ = ["MUTANT_OPERATIONS", "evaluate", "generate_reference", "plot_comparison"]
+from simcodebench.core.cases import Case
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
 
 
 def generate_reference(case: Case) -> Reference:
@@ -28,21 +24,16 @@ def generate_reference(case: Case) -> Reference:
     return Reference(scalars={"correct_option": answer}, meta={"method": "answer key of the question"})
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Compare the extracted option with the answer key."""
     path = Path(run_dir) / case.suite.data["extraction"]["filename"]
     if not path.is_file():
-        return Evaluation(outcome="missing", message=f"{path.name} (the extracted option) is missing")
+        return Measurement(outcome="missing", message=f"{path.name} (the extracted option) is missing")
     try:
         option = int(path.read_text(encoding="utf-8").strip())
     except ValueError:
-        return Evaluation(outcome="format", message=f"{path.name} does not hold an option number")
+        return Measurement(outcome="format", message=f"{path.name} does not hold an option number")
     correct = option == int(reference.scalars["correct_option"])
-    return Evaluation(
+    return Measurement(
         outcome="ok", error=0.0 if correct else 1.0, metrics={"correct": float(correct), "option": float(option)}
     )
-
-
-def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
-    """An answer has no field to draw."""
-    return False

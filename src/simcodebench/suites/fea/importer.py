@@ -20,12 +20,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from simcodebench.errors import InputError
-from simcodebench.importing import validated, write_case, write_suite
-from simcodebench.io import read_yaml
-from simcodebench.project import cases_root
-
-from .units import UnitsError, parse_units
+from simcodebench.core.errors import InputError
+from simcodebench.core.importing import validated, write_case, write_suite
+from simcodebench.core.io import read_yaml
+from simcodebench.core.project import cases_root
+from simcodebench.suites.fea.units import UnitsError, parse_units
 
 TEMPLATE_SUITE = "fea"
 REQUIRED = ("model_specifications", "selection_information", "target_description", "target_value", "target_units")

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simcodebench.mutants import MutationContext
-
-from .units import parse_units, registry
-from .validity import numbers_in
+from simcodebench.agents.backends.mutant import MutationContext
+from simcodebench.suites.fea.units import parse_units, registry
+from simcodebench.suites.fea.validity import numbers_in
 
 RESULT = "result.json"
 

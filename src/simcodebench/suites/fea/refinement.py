@@ -16,14 +16,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from simcodebench.cases import Case
-from simcodebench.envs import get_environment
-from simcodebench.errors import InfrastructureError
-from simcodebench.references import Reference
-from simcodebench.runtime import RunRequest, run
-
-from .units import UnitsError, convert
-from .validity import Invalid, read_result
+from simcodebench.core.cases import Case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.references import Reference
+from simcodebench.execution.environments import get_environment
+from simcodebench.execution.runtime import RunRequest, run
+from simcodebench.suites.fea.units import UnitsError, convert
+from simcodebench.suites.fea.validity import Invalid, read_result
 
 REFERENCE_MEM_MB = 4096
 DEFAULT_WALL_S = 900.0

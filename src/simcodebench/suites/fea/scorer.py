@@ -14,23 +14,12 @@ import json
 import shutil
 from pathlib import Path
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from . import sandbox_runner
-from .mutants import MUTANT_OPERATIONS
-from .refinement import GENERATORS, target_units
-from .validity import Invalid, check
-
-__all__ = [
-    "MUTANT_OPERATIONS",
-    "evaluate",
-    "generate_reference",
-    "plot_comparison",
-    "prepare_run",
-    "run_metrics",
-]
+from simcodebench.core.cases import Case
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.suites.fea import sandbox_runner
+from simcodebench.suites.fea.refinement import GENERATORS, target_units
+from simcodebench.suites.fea.validity import Invalid, check
 
 RUNNER = "fea_runner.py"
 PAPER_BAND = 0.10
@@ -52,18 +41,18 @@ def prompt_text(case: Case) -> str:
     return "\n".join([case.visible.problem, str(target.get("quantity", "")), str(spec.get("plan", ""))])
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Check the reported value and measure its relative error against the reference target."""
     path = Path(run_dir) / case.visible.contract["files"][0]["name"]
     if not path.is_file():
-        return Evaluation(outcome="missing", message=f"{path.name} (the target value) is missing")
+        return Measurement(outcome="missing", message=f"{path.name} (the target value) is missing")
     try:
         reported = check(path, target_units(case), prompt_text(case))
     except Invalid as exc:
-        return Evaluation(outcome="invalid", message=f"not a valid target: {exc}")
+        return Measurement(outcome="invalid", message=f"not a valid target: {exc}")
     target = float(reference.scalars["target"])
     error = abs(reported.converted - target) / abs(target)
-    return Evaluation(
+    return Measurement(
         outcome="ok",
         error=error,
         metrics={"fea_value": reported.converted, "rel_error": error, "within_10pct": float(error < PAPER_BAND)},
@@ -91,8 +80,3 @@ def run_metrics(case: Case, run_dir: Path) -> dict[str, float]:
 def prepare_run(case: Case, run_dir: Path) -> None:
     """Put the statement-by-statement runner next to the solution."""
     shutil.copy2(Path(sandbox_runner.__file__), Path(run_dir) / RUNNER)
-
-
-def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
-    """A scalar has no field to draw."""
-    return False

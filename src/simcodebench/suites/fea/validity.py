@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .units import UnitsError, convert, parse_units, registry
+from simcodebench.suites.fea.units import UnitsError, convert, parse_units, registry
 
 ECHO_RTOL = 1e-4
 """Relative tolerance of the default and echo comparisons (values written with five significant digits)."""

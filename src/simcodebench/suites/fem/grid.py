@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .domains import inside
+from simcodebench.suites.fem.domains import inside
 
 AXES = ("nx", "ny", "nz")
 MARGIN_FRACTION = 0.005

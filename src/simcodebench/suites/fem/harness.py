@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from simcodebench.cases import Case
+from simcodebench.core.cases import Case
 
 RUNNER = Path(__file__).with_name("sandbox_runner.py")
 CASE_SPEC = "case_spec.json"

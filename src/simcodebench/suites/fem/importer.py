@@ -30,12 +30,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from simcodebench.errors import InputError
-from simcodebench.importing import validated, write_case, write_suite
-from simcodebench.io import write_json
-from simcodebench.project import cases_root
-
-from . import manufactured
+from simcodebench.core.errors import InputError
+from simcodebench.core.importing import validated, write_case, write_suite
+from simcodebench.core.io import write_json
+from simcodebench.core.project import cases_root
+from simcodebench.suites.fem import manufactured
 
 SHARED_FILES = ("DOLFINX_GUIDE.md", "oracle_dolfinx.py")
 DESCRIPTION = (

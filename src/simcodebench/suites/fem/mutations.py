@@ -9,7 +9,7 @@ program outlast the time gate (a static object that sleeps at exit).
 
 from __future__ import annotations
 
-from simcodebench.mutants import MutationContext, outlast_target
+from simcodebench.agents.backends.mutant import MutationContext, outlast_target
 
 _WRAP = """
 

@@ -18,14 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.compiled import build_program
-from simcodebench.envs import compiled_form_cache
-from simcodebench.errors import InfrastructureError
-from simcodebench.evaluation import Evaluation
-
-from . import grid, harness
-from .outputs import load_field
+from simcodebench.core.cases import Case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.measurement import Measurement
+from simcodebench.execution.compiled import build_program
+from simcodebench.execution.environments import compiled_form_cache
+from simcodebench.suites.fem import grid, harness
+from simcodebench.suites.fem.outputs import load_field
 
 UNTIMED_WALL_FACTOR = 10
 """An untimed run's wall limit, in multiples of the case's ``wall_s`` (an agent's limit): a reference level is up
@@ -36,8 +35,8 @@ ran past the 300 s an agent gets."""
 
 def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> np.ndarray:
     """The oracle's grid field under ``config`` (a discretisation); raise when the run fails."""
-    from simcodebench.execution import build_request
-    from simcodebench.runtime import run
+    from simcodebench.execution.runtime import run
+    from simcodebench.execution.sandbox import build_request
 
     work = Path(tempfile.mkdtemp(prefix=f"fem-{case.id}-")) if keep is None else keep
     try:
@@ -59,7 +58,7 @@ def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> 
             stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:]
             raise InfrastructureError(f"{case.key}: oracle run with {config} ended {result.status}: {stderr}")
         field = load_field(work, grid.shape(harness.case_spec(case)["eval_grid"]))
-        if isinstance(field, Evaluation):
+        if isinstance(field, Measurement):
             raise InfrastructureError(f"{case.key}: the oracle's outputs with {config}: {field.message}")
         return field
     finally:
@@ -75,7 +74,8 @@ def reference_mem_mb() -> int:
 
 
 def jit_cache(case: Case) -> Path:
-    """The compiled-form cache of the oracle's untimed runs (:func:`~simcodebench.envs.compiled_form_cache`)."""
+    """The compiled-form cache of the oracle's untimed runs
+    (:func:`~simcodebench.execution.environments.compiled_form_cache`)."""
     return compiled_form_cache(case.suite.environment)
 
 

@@ -9,30 +9,30 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.evaluation import Evaluation
+from simcodebench.core.measurement import Measurement
 
 SOLUTION, BINARY, META = "solution.npz", "solution_grid.bin", "meta.json"
 
 
-def load_field(run_dir: Path, shape: tuple[int, ...]) -> np.ndarray | Evaluation:
+def load_field(run_dir: Path, shape: tuple[int, ...]) -> np.ndarray | Measurement:
     """The run's ``u`` (from ``solution.npz``, or a deal.II program's ``solution_grid.bin``: row-major float64 of
-    the grid's shape), or the :class:`Evaluation` that says why it cannot be scored."""
+    the grid's shape), or the :class:`Measurement` that says why it cannot be scored."""
     solution = run_dir / SOLUTION if not (run_dir / BINARY).is_file() else run_dir / BINARY
     for path in (solution, run_dir / META):
         if not path.is_file():
-            return Evaluation(outcome="missing", message=f"{path.name} was not written")
+            return Measurement(outcome="missing", message=f"{path.name} was not written")
     try:
         json.loads((run_dir / META).read_text(encoding="utf-8"))
         if solution.name == BINARY:
             raw = np.fromfile(solution, dtype="<f8")
             if raw.size != int(np.prod(shape)):
-                return Evaluation(outcome="format", message=f"{BINARY} holds {raw.size} values, the grid {shape}")
+                return Measurement(outcome="format", message=f"{BINARY} holds {raw.size} values, the grid {shape}")
             u = raw.reshape(shape)
         else:
             with np.load(solution, allow_pickle=False) as data:
                 u = np.asarray(data["u"], dtype=float)
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
-        return Evaluation(outcome="format", message=f"the outputs cannot be read: {exc}")
+        return Measurement(outcome="format", message=f"the outputs cannot be read: {exc}")
     if u.shape != shape:
-        return Evaluation(outcome="format", message=f"u has shape {u.shape}, the grid is {shape} (no resampling)")
+        return Measurement(outcome="format", message=f"u has shape {u.shape}, the grid is {shape} (no resampling)")
     return u

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.references import Reference
-
-from . import grid, manufactured
-from .harness import case_spec
-from .oracle_runs import level_configs, run_oracle
+from simcodebench.core.cases import Case
+from simcodebench.core.references import Reference
+from simcodebench.suites.fem import grid, manufactured
+from simcodebench.suites.fem.harness import case_spec
+from simcodebench.suites.fem.oracle_runs import level_configs, run_oracle
 
 # Gaps below this are round-off: every level reproduces the solution exactly (a Poiseuille channel on P2), and
 # whether g12 < g01 is then noise, not a failure to converge.

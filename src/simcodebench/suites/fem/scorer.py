@@ -13,18 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import grid
-from .harness import case_spec, oracle_source, prepare_run
-from .mutations import MUTANT_OPERATIONS
-from .outputs import load_field
-from .reference import GENERATORS
-
-__all__ = ["MUTANT_OPERATIONS", "evaluate", "generate_reference", "oracle_source", "plot_comparison", "prepare_run"]
+from simcodebench.core.cases import Case
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.suites.fem import grid
+from simcodebench.suites.fem.harness import case_spec
+from simcodebench.suites.fem.outputs import load_field
+from simcodebench.suites.fem.reference import GENERATORS
 
 
 def generate_reference(case: Case) -> Reference:
@@ -35,24 +31,24 @@ def generate_reference(case: Case) -> Reference:
     return GENERATORS[name](case)
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Check the run's field against the contract and measure its masked relative L2 error."""
     expected = reference.fields["u"]
     u = load_field(Path(run_dir), expected.shape)
-    if isinstance(u, Evaluation):
+    if isinstance(u, Measurement):
         return u
     scored = np.isfinite(expected)
     bad = int(np.count_nonzero(~np.isfinite(u[scored])))
     if bad:
-        return Evaluation(outcome="nonfinite", message=f"u has {bad} non-finite value(s) inside the domain")
-    return Evaluation(outcome="ok", error=grid.relative_l2(u, expected), metrics=grid.diagnostics(u, expected))
+        return Measurement(outcome="nonfinite", message=f"u has {bad} non-finite value(s) inside the domain")
+    return Measurement(outcome="ok", error=grid.relative_l2(u, expected), metrics=grid.diagnostics(u, expected))
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
     """Draw the sample's field, the reference and their difference (2D cases; 3D: the middle z slice)."""
     expected = reference.fields["u"]
     u = load_field(Path(run_dir), expected.shape)
-    if isinstance(u, Evaluation):
+    if isinstance(u, Measurement):
         return False
     if expected.ndim == 3:
         u, expected = u[u.shape[0] // 2], expected[expected.shape[0] // 2]

@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from simcodebench.errors import InputError
-from simcodebench.extract import ExtractionError
-from simcodebench.importing import read_json_input, validated, write_case, write_suite
-from simcodebench.multifile import checked_path
-from simcodebench.project import cases_root
+from simcodebench.agents.extract import ExtractionError
+from simcodebench.agents.multifile import checked_path
+from simcodebench.core.errors import InputError
+from simcodebench.core.importing import read_json_input, validated, write_case, write_suite
+from simcodebench.core.project import cases_root
 
 TEMPLATE_SUITE = "foam"
 REQUIREMENT = "usr_requirement"

@@ -11,9 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from simcodebench.mutants import MutationContext
-
-from .dictionaries import DictionaryEditError, remove_patch, set_in_patch, set_scalar
+from simcodebench.agents.backends.mutant import MutationContext
+from simcodebench.suites.foam.dictionaries import DictionaryEditError, remove_patch, set_in_patch, set_scalar
 
 Files = dict[str, str]
 CONTROL_DICT = "system/controlDict"

@@ -15,20 +15,17 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.artifacts import extract_files, oracle_artifact, oracle_reply, write_solution
-from simcodebench.cases import Case
-from simcodebench.evaluation import Evaluation
-from simcodebench.execution import execute_solution
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.multifile import read_tree
-from simcodebench.references import Reference
-
-from .compare import compare_fields, nmse_score, same_mesh, sample_at
-from .fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
-from .mutants import MUTANT_OPERATIONS
-from .similarity import similarity
-
-__all__ = ["MUTANT_OPERATIONS", "diagnose", "evaluate", "generate_reference", "plot_comparison"]
+from simcodebench.agents.artifacts import extract_files, write_solution
+from simcodebench.agents.backends.oracle import oracle_artifact, oracle_reply
+from simcodebench.agents.multifile import read_tree
+from simcodebench.core.cases import Case
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.execution.sandbox import execute_solution
+from simcodebench.suites.foam.compare import compare_fields, nmse_score, same_mesh, sample_at
+from simcodebench.suites.foam.fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
+from simcodebench.suites.foam.similarity import similarity
 
 GENERATOR = "openfoam_run"
 REFERENCE_RUNTIME = "local"
@@ -68,31 +65,33 @@ def generate_reference(case: Case) -> Reference:
     )
 
 
-def _sample(run_dir: Path, reference: Reference) -> tuple[float, np.ndarray, dict[str, np.ndarray]] | Evaluation:
+def _sample(run_dir: Path, reference: Reference) -> tuple[float, np.ndarray, dict[str, np.ndarray]] | Measurement:
     """The sample's time nearest the reference's, its cell centres and its compared fields (or why not)."""
     times = time_dirs(run_dir)
     if not times:
-        return Evaluation(outcome="missing", message="the case has no time directory")
+        return Measurement(outcome="missing", message="the case has no time directory")
     target = float(reference.scalars["time"])
     chosen = min(times, key=lambda t: (abs(t - target), -t))
     try:
         centres = cell_centres(run_dir)
         fields = read_fields(times[chosen], len(centres), tuple(reference.scalars["fields"]))
     except FieldReadError as exc:
-        return Evaluation(outcome="format", message=str(exc))
+        return Measurement(outcome="format", message=str(exc))
     if not fields:
         wanted = ", ".join(reference.scalars["fields"])
-        return Evaluation(outcome="missing", message=f"time {chosen:g} holds none of the reference's fields ({wanted})")
+        return Measurement(
+            outcome="missing", message=f"time {chosen:g} holds none of the reference's fields ({wanted})"
+        )
     bad = sorted(name for name, values in fields.items() if not np.all(np.isfinite(values)))
     if bad:
-        return Evaluation(outcome="nonfinite", message=f"time {chosen:g}: non-finite values in {', '.join(bad)}")
+        return Measurement(outcome="nonfinite", message=f"time {chosen:g}: non-finite values in {', '.join(bad)}")
     return chosen, centres, fields
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Mean NMSE of the sample's fields against the reference, at the reference cell centres."""
     sample = _sample(Path(run_dir), reference)
-    if isinstance(sample, Evaluation):
+    if isinstance(sample, Measurement):
         return sample
     chosen, centres, fields = sample
     ref_fields = {name: reference.fields[name] for name in reference.scalars["fields"]}
@@ -107,7 +106,7 @@ def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
         "time_offset": chosen - float(reference.scalars["time"]),
         "interpolated": float(interpolated),
     }
-    return Evaluation(outcome="ok", error=mean, metrics=metrics)
+    return Measurement(outcome="ok", error=mean, metrics=metrics)
 
 
 def diagnose(case: Case, solution_dir: Path) -> dict[str, float]:
@@ -118,7 +117,7 @@ def diagnose(case: Case, solution_dir: Path) -> dict[str, float]:
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
     """Sample, reference and difference of each compared field (magnitude of vectors) at the reference centres."""
     sample = _sample(Path(run_dir), reference)
-    if isinstance(sample, Evaluation):
+    if isinstance(sample, Measurement):
         return False
     _, centres, fields = sample
     ref_centres = reference.fields["C"]

@@ -9,86 +9,21 @@ Energies are per unit mass (J/kg): the recorder knows velocities, not every enti
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .state import Entity, Scene, match_entity, nonfinite_entities
-
-
-@dataclass
-class CheckResult:
-    """One check's verdict: the measured value beside the expected one."""
-
-    name: str
-    passed: bool
-    value: float | None = None
-    expected: float | None = None
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form."""
-        return {
-            "name": self.name,
-            "passed": self.passed,
-            "value": self.value,
-            "expected": self.expected,
-            "detail": self.detail,
-        }
-
-
-def _rotation(quat: np.ndarray) -> np.ndarray:
-    """Rotation matrices (n, 3, 3) of unit quaternions (n, 4) in w-x-y-z order."""
-    q = quat / np.linalg.norm(quat, axis=1, keepdims=True)
-    w, x, y, z = q.T
-    return np.stack(
-        [
-            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], axis=-1),
-            np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], axis=-1),
-            np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=-1),
-        ],
-        axis=1,
-    )
-
-
-def lowest_point(entity: Entity) -> np.ndarray:
-    """Height of the entity's lowest point at every step: a sphere's centre minus its radius, a box's lowest
-    corner (from its orientation), a particle entity's extent; otherwise the centre."""
-    if not entity.rigid:
-        return entity.series["lo"][:, 2]
-    z = entity.series["pos"][:, 2]
-    if "radius" in entity.size and entity.kind in ("sphere", "cylinder"):
-        return z - float(entity.size["radius"])
-    if "size" in entity.size:
-        half = 0.5 * np.asarray(entity.size["size"], dtype=float)
-        rotation = _rotation(entity.series["quat"])
-        return z - np.abs(rotation[:, 2, :]) @ half
-    return z
-
-
-def _entity(scene: Scene, spec: dict[str, Any], name: str) -> Entity | CheckResult:
-    entity = match_entity(scene, spec["object"])
-    if entity is None:
-        return CheckResult(name, False, detail=f"no moving entity matches the object {spec['object']}")
-    if len(entity.t) < 3:
-        return CheckResult(name, False, detail=f"entity {entity.index}: fewer than 3 recorded steps")
-    return entity
-
-
-def first_contact(entity: Entity) -> int:
-    """Index of the first step where a falling entity stops falling faster (its vertical velocity increases),
-    or the last index when it never does."""
-    vz = entity.series["vel"][:, 2] if entity.rigid else np.gradient(entity.series["centroid"][:, 2], entity.t)
-    rising = np.nonzero(np.diff(vz) > 1e-9)[0]
-    return int(rising[0]) if len(rising) else len(vz) - 1
+from simcodebench.suites.physics.check_common import CheckResult, first_contact, lowest_point, moving_entity
+from simcodebench.suites.physics.checks_motion import MOTION_CHECKS
+from simcodebench.suites.physics.checks_particles import PARTICLE_CHECKS
+from simcodebench.suites.physics.state import Scene, nonfinite_entities
 
 
 def fall_acceleration(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """Free fall: the vertical acceleration fitted (least squares, z = a t^2/2 + b t + c) to the trajectory
     before the first contact equals -g within ``rtol`` (default 5 %)."""
     name = "fall_acceleration"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     g, rtol = float(spec.get("g", 9.81)), float(spec.get("rtol", 0.05))
@@ -105,7 +40,7 @@ def resting_height(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """At rest: the mean height of the entity's centre over the last ``tail`` fraction of the run (default
     0.1) is ``z`` within ``atol`` (default 1 cm)."""
     name = "resting_height"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     z = entity.series["pos"][:, 2] if entity.rigid else entity.series["centroid"][:, 2]
@@ -118,7 +53,7 @@ def no_penetration(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """No interpenetration with the ground: the entity's lowest point never goes below ``floor`` (default 0)
     by more than ``atol`` (default 2 cm)."""
     name = "no_penetration"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     floor, atol = float(spec.get("floor", 0.0)), float(spec.get("atol", 0.02))
@@ -131,7 +66,7 @@ def rebound_height(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """A bounce consistent with the restitution: the highest point after the first contact rises to
     ``drop_height * restitution**2`` above the floor, within ``rtol`` (default 25 %) plus ``atol`` (1 cm)."""
     name = "rebound_height"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     contact = first_contact(entity)
@@ -148,7 +83,7 @@ def sliding_distance(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """Sliding under friction: the horizontal distance travelled from the first to the last step is
     ``distance`` (e.g. v0^2 / (2 mu g)) within ``rtol`` (default 15 %) plus ``atol`` (1 cm)."""
     name = "sliding_distance"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     pos = entity.series["pos"] if entity.rigid else entity.series["centroid"]
@@ -161,7 +96,7 @@ def particles_kept(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """A particle body (fluid, MPM, PBD) keeps its volume: its particle count never changes, no particle
     becomes non-finite and every particle stays inside ``bounds`` ([[x, y, z] low, [x, y, z] high])."""
     name = "particles_kept"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     if entity.rigid:
@@ -183,7 +118,7 @@ def energy_not_growing(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """A passive body gains no energy: its specific energy -g.x + |v|^2/2 (J/kg, the recorded gravity) never
     exceeds its initial value by more than ``rtol`` (default 2 %) of it plus ``atol`` (default 0.05 J/kg)."""
     name = "energy_not_growing"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     if not entity.rigid:
@@ -210,6 +145,8 @@ CHECKS: dict[str, Callable[[Scene, dict[str, Any]], CheckResult]] = {
     "particles_kept": particles_kept,
     "energy_not_growing": energy_not_growing,
     "no_nan": no_nan,
+    **MOTION_CHECKS,
+    **PARTICLE_CHECKS,
 }
 
 
@@ -229,11 +166,3 @@ def run_checks(scene: Scene | None, declared: list[dict[str, Any]]) -> list[Chec
 def physics_score(results: list[CheckResult]) -> float:
     """Our physics score, 0-100: the share of checks passed."""
     return 100.0 * sum(r.passed for r in results) / len(results) if results else 0.0
-
-
-# The motion and particle checks build on the helpers above, so they are registered last.
-from .checks_motion import MOTION_CHECKS  # noqa: E402
-from .checks_particles import PARTICLE_CHECKS  # noqa: E402
-
-CHECKS.update(MOTION_CHECKS)
-CHECKS.update(PARTICLE_CHECKS)

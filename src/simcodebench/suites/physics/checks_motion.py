@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import CheckResult, _entity, _rotation, first_contact
-from .state import Entity, Scene, match_entity
+from simcodebench.suites.physics.check_common import CheckResult, first_contact, moving_entity, rotation
+from simcodebench.suites.physics.state import Entity, Scene, match_entity
 
 
 def _positions(entity: Entity) -> np.ndarray:
@@ -32,7 +32,7 @@ def _within(value: float, expected: float, spec: dict[str, Any], rtol: float, at
 
 
 def _rigid_entity(scene: Scene, spec: dict[str, Any], name: str) -> Entity | CheckResult:
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult) or entity.rigid:
         return entity
     return CheckResult(name, False, detail=f"entity {entity.index} is not rigid (no velocity or orientation)")
@@ -83,7 +83,7 @@ def slope_acceleration(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     sliding block, 5/7 g sin q for a rolling ball, 0 for a block held by static friction) within ``rtol``
     (default 10 %) plus ``atol`` (0.05 m/s^2)."""
     name = "slope_acceleration"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     steps = _window(entity, spec)
@@ -192,7 +192,7 @@ def tilt_angle(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     entity = _rigid_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
-    columns = _rotation(entity.series["quat"])[:, :, int(spec.get("axis", 2))]
+    columns = rotation(entity.series["quat"])[:, :, int(spec.get("axis", 2))]
     angles = np.degrees(np.arccos(np.clip(np.abs(columns[:, 2]), 0.0, 1.0)))
     if spec.get("peak"):
         value = float(np.max(angles))
@@ -206,7 +206,7 @@ def displacement(scene: Scene, spec: dict[str, Any]) -> CheckResult:
     """How far the body's centre ends from where it started (m): at least ``min`` and at most ``max``
     (defaults 0 and infinity); a resting tower moves less than ``max``, a struck one more than ``min``."""
     name = "displacement"
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     pos = _positions(entity)

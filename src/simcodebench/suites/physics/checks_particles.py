@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from .checks import CheckResult, _entity, first_contact
-from .state import Entity, Scene
+from simcodebench.suites.physics.check_common import CheckResult, first_contact, moving_entity
+from simcodebench.suites.physics.state import Entity, Scene
 
 AXES = {"x": (0,), "y": (1,), "z": (2,), "xy": (0, 1)}
 
 
 def _particle_entity(scene: Scene, spec: dict[str, Any], name: str) -> Entity | CheckResult:
-    entity = _entity(scene, spec, name)
+    entity = moving_entity(scene, spec, name)
     if isinstance(entity, CheckResult):
         return entity
     if entity.rigid:

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcodebench.envs import get_environment
-from simcodebench.errors import InfrastructureError
-from simcodebench.io import sha256_text
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.io import sha256_text
+from simcodebench.execution.environments import get_environment
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET = 100_000

@@ -7,7 +7,7 @@ fluid, mechanics).
 
 from __future__ import annotations
 
-from simcodebench.cases import Case
+from simcodebench.core.cases import Case
 
 DOMAINS = ("rigid", "soft", "fluid", "mechanics")
 """The paper's domains, in its column order (Rigid, Soft, Fluid, Mech)."""

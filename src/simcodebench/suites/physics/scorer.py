@@ -21,32 +21,20 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from simcodebench.cases import Case, Suite
-from simcodebench.envs import KERNEL_CACHE, get_environment
-from simcodebench.errors import InfrastructureError
-from simcodebench.evaluation import Evaluation
-from simcodebench.references import Reference
-
-from . import context, strips, video
-from .checks import physics_score, run_checks
-from .metadata import case_metadata
-from .state import load_recording, nonfinite_entities
+from simcodebench.core.cases import Case, Suite
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.execution.environments import KERNEL_CACHE, get_environment
+from simcodebench.suites.physics import context, strips, video
+from simcodebench.suites.physics.checks import physics_score, run_checks
+from simcodebench.suites.physics.metadata import case_metadata
+from simcodebench.suites.physics.state import load_recording, nonfinite_entities
 
 RUNNER = Path(__file__).with_name("runner.py")
 S_EXEC = 25.0
 CONTRACT_LINE = re.compile(r"^RES, FPS, SECONDS = .*$", re.MULTILINE)
 """The oracle's one line holding the video contract, rewritten from the suite's ``scoring.video``."""
-
-__all__ = [
-    "evaluate",
-    "generate_reference",
-    "oracle_source",
-    "plot_comparison",
-    "prepare_run",
-    "prompt_context",
-    "suite_prompt_context",
-    "timed_metrics",
-]
 
 
 def video_contract(case: Case) -> dict[str, Any]:
@@ -62,7 +50,7 @@ def generate_reference(case: Case) -> Reference:
     return Reference(meta={"generator": case.hidden.reference["generator"], "checks": checks})
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Score the run's video (S_file) and its recorded physics; see the module docstring for the gates."""
     contract = video_contract(case)
     rubric = video.file_rubric(Path(run_dir) / contract["filename"], contract)
@@ -85,14 +73,14 @@ def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
     }
     failed = [f"{r.name}: {r.detail or f'{r.value} vs {r.expected}'}" for r in results if not r.passed]
     if scene is not None and nonfinite_entities(scene):
-        return Evaluation("nonfinite", f"non-finite state in entities {nonfinite_entities(scene)}", metrics=metrics)
+        return Measurement("nonfinite", f"non-finite state in entities {nonfinite_entities(scene)}", metrics=metrics)
     if rubric["exists"] == 0:
-        return Evaluation("missing", f"{contract['filename']} is missing or unreadable", metrics=metrics)
+        return Measurement("missing", f"{contract['filename']} is missing or unreadable", metrics=metrics)
     off = [item for item, points in rubric.items() if points == 0]
     if off:
-        return Evaluation("format", f"{contract['filename']} is off the contract: {', '.join(off)}", metrics=metrics)
+        return Measurement("format", f"{contract['filename']} is off the contract: {', '.join(off)}", metrics=metrics)
     message = "; ".join(failed) if scene is not None else "the script never stepped a recorded scene"
-    return Evaluation("ok", message, error=float(len(failed)), metrics=metrics)
+    return Measurement("ok", message, error=float(len(failed)), metrics=metrics)
 
 
 def timed_metrics(

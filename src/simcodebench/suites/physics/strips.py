@@ -19,6 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from simcodebench.core.layout import Layout  # noqa: E402
+
 FRAMES = 5
 
 
@@ -41,13 +43,13 @@ def video_frames(path: Path, count: int = FRAMES) -> list[tuple[float, np.ndarra
 
 
 def oracle_video(run_dir: Path, filename: str) -> Path | None:
-    """The oracle's video of the same case in the same run: ``results/runs/<agent>/<suite>/<case>/<sample>/
-    <attempt>/run/<filename>`` of an agent whose replies came from the ``oracle`` backend; None without one."""
-    run_dir = Path(run_dir)
-    if len(run_dir.parents) < 7:
+    """The oracle's video of the same case in the same run: ``run/<filename>`` of an attempt (of any sample) of
+    an agent whose replies came from the ``oracle`` backend; None without one."""
+    located = Layout().locate(Path(run_dir))
+    if located is None:
         return None
-    runs, suite, case = run_dir.parents[5], run_dir.parents[3].name, run_dir.parents[2].name
-    for response in sorted(runs.glob(f"*/{suite}/{case}/*/*/response.json")):
+    runs, (_, suite, case, _, _) = located
+    for response in Layout(str(runs.parent)).attempt_files(suite, case, "response.json"):
         try:
             backend = json.loads(response.read_text()).get("backend")
         except (OSError, ValueError):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.project import cases_root
+from simcodebench.core.project import cases_root
 
 QUANTITIES = ("eta_P", "V_s", "r_0", "alpha", "rho", "C_p", "T_l_minus_T_0")
 

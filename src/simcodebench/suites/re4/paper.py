@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
+from simcodebench.core.cases import Case
 
 _EDGE_BEFORE = r"(?<![\w.])(?<![A-Za-z]-)"
 _EDGE_AFTER = r"(?![\w(])"

@@ -19,12 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.envs import compiled_form_cache, get_environment
-from simcodebench.errors import InfrastructureError
-from simcodebench.references import Reference
-
-from . import plane
+from simcodebench.core.cases import Case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.references import Reference
+from simcodebench.execution.environments import compiled_form_cache, get_environment
+from simcodebench.suites.re4 import plane
 
 SOLVER = Path(__file__).with_name("dolfinx_reference.py")
 FLOW_FIELDS = ("u", "v", "p")

@@ -17,16 +17,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simcodebench.cases import Case
-from simcodebench.contract import ContractViolation, load_outputs
-from simcodebench.evaluation import Evaluation
-from simcodebench.figures import figure_grid, save_figure
-from simcodebench.references import Reference
-
-from . import keyhole, metrics, paper, plane
-from .burgers import burgers_cole_hopf
-from .plane_reference import plane_reference
-from .sod import sod_exact
+from simcodebench.core.cases import Case
+from simcodebench.core.contract import ContractViolation, load_outputs
+from simcodebench.core.figures import figure_grid, save_figure
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.references import Reference
+from simcodebench.suites.re4 import keyhole, metrics, paper, plane
+from simcodebench.suites.re4.burgers import burgers_cole_hopf
+from simcodebench.suites.re4.plane_reference import plane_reference
+from simcodebench.suites.re4.sod import sod_exact
 
 Fields = dict[str, np.ndarray]
 
@@ -99,11 +98,11 @@ def _merged(outputs: dict[str, Fields]) -> Fields:
     return {name: array for arrays in outputs.values() for name, array in arrays.items()}
 
 
-def _evaluate_hilbert(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+def _evaluate_hilbert(case: Case, fields: Fields, reference: Reference) -> Measurement:
     errors = {
         f"linf_n{n}": metrics.linf(fields[f"x_{n}"], reference.fields[f"x_{n}"]) for n in case.hidden.scoring["sizes"]
     }
-    return Evaluation(outcome="ok", error=max(errors.values()), metrics=errors)
+    return Measurement(outcome="ok", error=max(errors.values()), metrics=errors)
 
 
 def _scored_fields(case: Case) -> list[str]:
@@ -111,7 +110,7 @@ def _scored_fields(case: Case) -> list[str]:
     return [scoring["primary"], *scoring.get("diagnostics", [])]
 
 
-def _evaluate_field1d(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+def _evaluate_field1d(case: Case, fields: Fields, reference: Reference) -> Measurement:
     x_ref = reference.fields["x"]
     try:
         errors = {
@@ -119,8 +118,8 @@ def _evaluate_field1d(case: Case, fields: Fields, reference: Reference) -> Evalu
             for name in _scored_fields(case)
         }
     except ValueError as exc:
-        return Evaluation(outcome="format", message=f"x: {exc}")
-    return Evaluation(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
+        return Measurement(outcome="format", message=f"x: {exc}")
+    return Measurement(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
 
 
 def _on_reference_points(case: Case, fields: Fields, reference: Reference) -> Fields:
@@ -138,28 +137,28 @@ def _on_reference_points(case: Case, fields: Fields, reference: Reference) -> Fi
     return moved
 
 
-def _evaluate_field2d(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+def _evaluate_field2d(case: Case, fields: Fields, reference: Reference) -> Measurement:
     try:
         moved = _on_reference_points(case, fields, reference)
     except ValueError as exc:
-        return Evaluation(outcome="format", message=str(exc))
+        return Measurement(outcome="format", message=str(exc))
     errors = {
         f"rel_l2_{name}": metrics.relative_l2(moved[name], reference.fields[name]) for name in _scored_fields(case)
     }
-    return Evaluation(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
+    return Measurement(outcome="ok", error=errors[f"rel_l2_{case.hidden.scoring['primary']}"], metrics=errors)
 
 
-def _evaluate_keyhole(case: Case, fields: Fields, reference: Reference) -> Evaluation:
+def _evaluate_keyhole(case: Case, fields: Fields, reference: Reference) -> Measurement:
     vector = np.array([float(fields[name]) for name in keyhole.QUANTITIES])
     expected = np.array([reference.scalars["exponents"][name] for name in keyhole.QUANTITIES])
     v_s = vector[keyhole.QUANTITIES.index("V_s")]
     # Normalised by V_s where its exponent is not (relatively) zero, as given otherwise.
     shown = vector / v_s if abs(v_s) > 1e-9 * np.abs(vector).max() else vector
     found = {f"exponent_{name}": float(value) for name, value in zip(keyhole.QUANTITIES, shown, strict=True)}
-    return Evaluation(outcome="ok", error=keyhole.parallelism_error(vector, expected), metrics=found)
+    return Measurement(outcome="ok", error=keyhole.parallelism_error(vector, expected), metrics=found)
 
 
-EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Evaluation]] = {
+EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Measurement]] = {
     "hilbert": _evaluate_hilbert,
     "field1d": _evaluate_field1d,
     "field2d": _evaluate_field2d,
@@ -167,25 +166,25 @@ EVALUATORS: dict[str, Callable[[Case, Fields, Reference], Evaluation]] = {
 }
 
 
-def _evaluate_paper(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def _evaluate_paper(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Re^4's execution success: ``nonfinite`` when the run printed or saved a NaN or infinity, else ``ok``.
     The error is measured only when the script happens to write our contract's files (the paper's prompts do
     not ask for them); it never gates (the variant has no accuracy threshold)."""
     findings = paper.nonfinite_findings(case, run_dir)
     if findings:
         shown = "; ".join(str(f) for f in findings[:3])
-        return Evaluation(outcome="nonfinite", message=f"printed or saved a NaN or infinity: {shown}")
+        return Measurement(outcome="nonfinite", message=f"printed or saved a NaN or infinity: {shown}")
     try:
         outputs = load_outputs(case.visible.contract, Path(run_dir))
     except ContractViolation as violation:
-        return Evaluation(outcome="ok", message=f"executed; error not measured ({violation})")
+        return Measurement(outcome="ok", message=f"executed; error not measured ({violation})")
     measured = EVALUATORS[case.hidden.scoring["kind"]](case, _merged(outputs), reference)
     if measured.outcome != "ok":
-        return Evaluation(outcome="ok", message=f"executed; error not measured ({measured.message})")
-    return Evaluation(outcome="ok", error=measured.error, metrics=measured.metrics)
+        return Measurement(outcome="ok", message=f"executed; error not measured ({measured.message})")
+    return Measurement(outcome="ok", error=measured.error, metrics=measured.metrics)
 
 
-def evaluate(case: Case, run_dir: Path, reference: Reference) -> Evaluation:
+def measure(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """Read the run's outputs under ``run_dir`` and measure their error against ``reference`` (under
     ``scoring.mode: paper``, judge Re^4's execution success instead)."""
     kind = case.hidden.scoring["kind"]

@@ -7,7 +7,7 @@ one reply per stage and sample of each programmer:
     PDEbench/<problem>/<Model>_ans/[sample<K>/]solu_{ans_0,rev_1,rev_2}.dat
 
 each a Markdown reply with the script in a fenced python block. This module writes one JSONL file per
-programmer (``DIR/<programmer>.jsonl``) in the replay backend's format (:mod:`simcodebench.backends.replay`):
+programmer (``DIR/<programmer>.jsonl``) in the replay backend's format (:mod:`simcodebench.agents.backends.replay`):
 suite ``re4``, our case id, ``sample`` from 0 (``sample1`` is 0; a problem without sample folders has sample 0
 only), ``attempt`` 0, 1, 2 for ans-0, rev-1, rev-2 (the ``re4`` strategy's numbering), the reply as
 ``response``. Only the programmer's replies are released, so a replay through the ``re4`` strategy asks the
@@ -22,8 +22,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from simcodebench.errors import InputError
-from simcodebench.io import atomic_write_text
+from simcodebench.core.errors import InputError
+from simcodebench.core.io import atomic_write_text
 
 SUITE = "re4"
 

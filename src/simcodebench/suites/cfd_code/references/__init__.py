@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import (
+from simcodebench.suites.cfd_code.references import (
     burgers1d,
     burgers2d,
     cavity,
@@ -24,7 +24,7 @@ from . import (
     rayleigh_benard,
     shear_flow,
 )
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 GENERATORS: dict[str, Callable[..., Solution]] = {
     "burgers_1d": burgers1d.burgers_1d,

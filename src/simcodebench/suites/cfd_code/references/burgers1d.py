@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def burgers_sawtooth(x: np.ndarray, t: float, nu: float, images: int = 3) -> np.ndarray:

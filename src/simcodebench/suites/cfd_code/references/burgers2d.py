@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def _box_profile(x: np.ndarray, lo: float, hi: float) -> np.ndarray:

@@ -18,7 +18,7 @@ from scipy.fft import dstn, idstn
 from scipy.sparse import bmat, csc_matrix, lil_matrix
 from scipy.sparse.linalg import splu
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def _poisson_symbol(m: int, h: float) -> np.ndarray:

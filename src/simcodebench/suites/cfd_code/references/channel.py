@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import quad
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def channel_startup(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def linear_convection_1d(points: int = 101, c: float = 1.0, eps: float = 5e-4, t_end: float = 10.0) -> Solution:

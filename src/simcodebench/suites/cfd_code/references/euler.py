@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcodebench.suites.cfd_code.references.solution import Solution
 from simcodebench.suites.re4.sod import sod_exact
-
-from .solution import Solution
 
 
 def shock_tube(points: int = 81, t_end: float = 0.25, gamma: float = 1.4) -> Solution:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def box_diffusion(x: np.ndarray, t: float, nu: float, lo: float, hi: float, length: float, modes: int = 4000):

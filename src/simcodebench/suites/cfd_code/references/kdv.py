@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def _etd_coefficients(lin: np.ndarray, dt: float, contour: int = 64) -> tuple[np.ndarray, ...]:

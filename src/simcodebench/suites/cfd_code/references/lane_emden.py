@@ -12,7 +12,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.special import roots_jacobi
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def dedalus_ball_nodes(points: int = 128) -> np.ndarray:

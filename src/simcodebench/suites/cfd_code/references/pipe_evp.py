@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def chebyshev(n: int) -> tuple[np.ndarray, np.ndarray]:

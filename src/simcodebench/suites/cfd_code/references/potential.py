@@ -11,7 +11,7 @@ import numpy as np
 from scipy.sparse import diags, identity, kron
 from scipy.sparse.linalg import spsolve
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 
 def _sinh_ratio(k: np.ndarray, s: np.ndarray, total: float) -> np.ndarray:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft
 
-from .. import convection_statistics
-from .solution import Solution
+from simcodebench.suites.cfd_code import convection_statistics
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 FINEST = 10  # the smallest step is max_dt / 2^FINEST
 STEADY = 50  # steps at one size before the step may double again

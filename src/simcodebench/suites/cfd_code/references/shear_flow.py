@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import fft
 
-from .solution import Solution
+from simcodebench.suites.cfd_code.references.solution import Solution
 
 LX, LZ = 1.0, 2.0
 

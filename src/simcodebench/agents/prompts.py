@@ -1,0 +1,77 @@
+"""Render a case's prompt from its suite's jinja2 templates, from the agent-visible part only."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from simcodebench.core.cases import Case, VisibleSpec
+from simcodebench.core.registry import plugin_of
+
+
+def _shape(shape: list[Any]) -> str:
+    """Describe a contract shape in words: ``[]`` is a number, ``["N"]`` an array of shape ``(N,)``."""
+    if not shape:
+        return "a number"
+    return "array of shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _json(value: Any) -> str:
+    """Indented JSON in the key order given, with every list of plain values on one line."""
+    text = json.dumps(value, indent=2)
+    return re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
+
+
+def _environment(folder: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters["shape"] = _shape
+    env.filters["json"] = _json
+    return env
+
+
+def template_context(case: Case) -> dict[str, Any]:
+    """The variables a prompt template may use: the visible spec, the entrypoint and resource limits.
+
+    Built from :class:`VisibleSpec` only, so no hidden field can reach a prompt. The suite plugin's
+    ``prompt_context`` adds public slots of its own (the physics suite: its video contract and the Genesis
+    documentation).
+    """
+    visible: VisibleSpec = case.visible
+    return {
+        **plugin_of(case).prompt_context(case),
+        "case_id": case.id,
+        "title": case.title,
+        "problem": visible.problem,
+        "contract": visible.contract,
+        "inputs": list(visible.inputs),
+        "spec": visible.spec,
+        "entrypoint": case.suite.entrypoint,
+        "language": case.suite.data["language"],
+        "resources": dict(case.resources),
+    }
+
+
+def render_messages(case: Case) -> list[dict[str, str]]:
+    """Chat messages (system, then user) of the case's first attempt."""
+    env = _environment(case.suite.folder)
+    context = template_context(case)
+    messages = []
+    templates = case.suite.data["prompt"]
+    if templates.get("system"):
+        messages.append({"role": "system", "content": env.get_template(templates["system"]).render(context).strip()})
+    messages.append({"role": "user", "content": env.get_template(templates["user"]).render(context).strip()})
+    return messages
+
+
+def messages_to_markdown(messages: list[dict[str, str]]) -> str:
+    """A readable ``prompt.md`` of a message list."""
+    return "\n\n".join(f"<!-- {m['role']} -->\n{m['content']}" for m in messages) + "\n"

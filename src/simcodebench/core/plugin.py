@@ -1,0 +1,128 @@
+"""The suite plugin contract: every hook the pipeline calls on a benchmark's own code.
+
+A benchmark is a folder of cases (``cases/<suite>/``, whose ``suite.yaml`` names its plugin in ``plugin``) and one
+subclass of :class:`SuitePlugin`. The pipeline finds plugins by name (:mod:`simcodebench.core.registry`) and calls
+only the hooks below: :meth:`~SuitePlugin.generate_reference` and :meth:`~SuitePlugin.measure` are required,
+every other hook has a default that does nothing. README, "Add a benchmark", walks through one.
+"""
+
+from __future__ import annotations
+
+import abc
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from simcodebench.core.cases import Case
+    from simcodebench.core.measurement import Measurement
+    from simcodebench.core.references import Reference
+
+MutantOperation = Callable[[Any, Any], Any]
+"""A mutant operation: (the oracle's artifact, a ``MutationContext``) -> the mutant's artifact, or None for no
+reply (see :mod:`simcodebench.agents.backends.mutant`)."""
+
+CommandGroups = Mapping[str, "argparse._SubParsersAction[argparse.ArgumentParser]"]
+"""The command line's groups a plugin adds subcommands to, by name: ``import`` (upstream data as cases),
+``replay`` (recorded generations as a replay file) and ``compare`` (our scores beside upstream's)."""
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section a suite adds to the summary pages: a heading and its markdown (tables and notes)."""
+
+    title: str
+    markdown: str
+
+
+@dataclass(frozen=True)
+class EnvironmentSpec:
+    """A solver environment a suite runs in, as ``simcodebench env setup NAME`` provisions it.
+
+    ``kind`` is ``pip`` (a virtualenv of the pinned ``packages``) or ``apt`` (Debian packages, checked and, as
+    root, installed). ``min_python``: the interpreter the wheels need, when newer than the harness's.
+    ``smoke_test``: code the environment's interpreter must run after provisioning. ``warmup``: code run once
+    with ``XDG_CACHE_HOME`` at the environment's kernel cache (compiled kernels every run then copies).
+    The same versions are pinned in ``workflow/envs/<name>.yaml`` and ``containers/<name>.def``.
+    """
+
+    name: str
+    packages: tuple[str, ...]
+    kind: Literal["pip", "apt"] = "pip"
+    min_python: tuple[int, int] | None = None
+    smoke_test: str | None = None
+    warmup: str | None = None
+
+
+class SuitePlugin(abc.ABC):
+    """A benchmark's code, called by the pipeline. Subclass it, set :attr:`name` (the ``plugin`` that
+    ``suite.yaml`` names), implement the two abstract hooks and override any optional one."""
+
+    name: ClassVar[str]
+    """The name a ``suite.yaml`` gives in its ``plugin`` field (several suite folders may share a plugin)."""
+
+    mutant_operations: ClassVar[Mapping[str, MutantOperation]] = {}
+    """Mutant operations of the suite's own artifacts, beside the generic program edits; ``suite.yaml``'s
+    ``mutants`` name them in ``op``."""
+
+    @abc.abstractmethod
+    def generate_reference(self, case: Case) -> Reference:
+        """The case's hidden reference, made from ``case.hidden.reference`` (``generator`` and ``params``) by a
+        closed form, a finer solve or a reference run. Raise :class:`~simcodebench.core.errors.InfrastructureError`
+        for a broken machine; any other exception marks the case F-Case."""
+
+    @abc.abstractmethod
+    def measure(self, case: Case, run_dir: Path, reference: Reference) -> Measurement:
+        """Read the outputs a run wrote under ``run_dir`` (as ``case.visible.contract`` describes them) and
+        measure them against the reference: the outcome (missing, format, nonfinite, invalid or ok) and, when
+        ok, the error the accuracy gate compares with its threshold."""
+
+    def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+        """Draw the run's fields beside the reference and their difference into ``png``; False where the case has
+        no field to draw (the default)."""
+        return False
+
+    def prompt_context(self, case: Case) -> dict[str, Any]:
+        """Extra slots for the suite's prompt templates, built from the case's visible part only."""
+        return {}
+
+    def oracle_source(self, case: Case) -> Any | None:
+        """The case's oracle artifact when the suite builds it (a shared solver and its settings); None (the
+        default) reads ``hidden.oracle`` as it is."""
+        return None
+
+    def prepare_run(self, case: Case, run_dir: Path) -> None:
+        """Put the harness's own files next to the solution in the sandbox (a runner, the visible spec)."""
+        return None
+
+    def diagnose(self, case: Case, solution_dir: Path) -> dict[str, float]:
+        """Diagnostics of the extracted artifact itself, reported and never gating."""
+        return {}
+
+    def run_metrics(self, case: Case, run_dir: Path) -> dict[str, float]:
+        """Metrics of a run that started, whatever its outcome (what the run itself measured)."""
+        return {}
+
+    def timed_metrics(
+        self, case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]
+    ) -> dict[str, float]:
+        """Metrics of a scored attempt that need its run record and its calibrated time limit."""
+        return {}
+
+    def report(self, frame: pd.DataFrame) -> list[ReportSection]:
+        """The suite's own sections of the summary (its paper's tables), from the tidy frame of its samples
+        (``scores.csv``'s rows, F-Case samples left out)."""
+        return []
+
+    def environments(self) -> list[EnvironmentSpec]:
+        """The solver environments the suite brings (its ``suite.yaml`` names one in ``environment``)."""
+        return []
+
+    def add_commands(self, groups: CommandGroups) -> None:
+        """Add the suite's subcommands (an importer, a replay or compare command) to the command line's groups;
+        each sets ``func`` (``args -> exit status``) with ``set_defaults``."""
+        return None

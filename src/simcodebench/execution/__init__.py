@@ -1,0 +1,2 @@
+"""The execution side: runtimes (local, bubblewrap, Apptainer), solver environments, MPI, OpenFOAM, compiled
+programs and provenance."""

@@ -1,0 +1,173 @@
+"""The ``evaluate`` stage (``workflow/rules/evaluate.smk``): one job executes [+ converges] + scores each member
+of a batch in turn, then writes the batch record. A kill loses no finished member: each is appended to
+``<batch>.partial.json`` with a hash of its inputs, and a restarted job keeps the members listed there whose inputs
+did not change."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from simcodebench.core.cases import Case
+from simcodebench.core.io import read_json, sha256_file, write_json
+from simcodebench.core.layout import MANIFEST
+from simcodebench.core.logs import job_log
+from simcodebench.execution.runtime import resolve_runtime
+from simcodebench.execution.sandbox import execute_solution, write_run_record
+from simcodebench.pipeline.convergence import make_convergence
+from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.score import make_score
+
+log = logging.getLogger("simcodebench")
+
+
+def partial_path(record: Path) -> Path:
+    """``<batch>.partial.json`` beside the batch record ``<batch>.json``."""
+    return record.with_name(f"{record.stem}.partial.json")
+
+
+def member_inputs_hash(paths: list[Path], digests: dict[Path, str]) -> str:
+    """One SHA-256 over the member's inputs (``digests`` memoises the files that members share)."""
+    total = hashlib.sha256()
+    for path in paths:
+        if path not in digests:
+            digests[path] = sha256_file(path)
+        total.update(f"{path.name}:{digests[path]}\n".encode())
+    return total.hexdigest()
+
+
+def evaluate_batch(plan: Plan, suite: str, attempt: int, batch: str, out: Path, mpi: str | None) -> None:
+    """Evaluate every member of the batch not already finished with the same inputs, then write ``out``
+    atomically and remove the partial record."""
+    partial = partial_path(out)
+    finished = {}
+    if partial.is_file():
+        finished = {(m["agent"], m["case"], m["sample"]): m for m in read_json(partial)["members"]}
+    digests: dict[Path, str] = {}
+    records: list[dict[str, Any]] = []
+    for agent, case_id, sample in plan.batch_members(suite, attempt, batch):
+        paths = _member_paths(plan, agent, suite, case_id, sample, attempt)
+        inputs = member_inputs_hash(
+            [paths["manifest"], paths["ref_json"], paths["ref_h5"], paths["calibration"]], digests
+        )
+        kept = finished.get((agent, case_id, sample))
+        if kept is not None and kept["inputs"] == inputs and paths["score"].is_file():
+            log.info(
+                "evaluate %s %s/%s sample %d attempt %d: kept from the interrupted job",
+                agent,
+                suite,
+                case_id,
+                sample,
+                attempt,
+            )
+            records.append(kept)
+            continue
+        records.append(_evaluate_member(plan, agent, suite, case_id, sample, attempt, paths, mpi) | {"inputs": inputs})
+        write_json(partial, {"members": records})
+    write_json(out, {"suite": suite, "attempt": attempt, "batch": batch, "members": records})
+    partial.unlink(missing_ok=True)
+
+
+def _member_paths(plan: Plan, agent: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Path]:
+    files = {
+        "response": "response.json",
+        "manifest": MANIFEST,
+        "run": "run/run.json",
+        "converge": "converge/converge.json",
+        "score": "score.json",
+    }
+    return {
+        key: Path(plan.layout.attempt_file(agent, suite, case_id, sample, attempt, name)) for key, name in files.items()
+    } | {name: Path(path) for name, path in plan.case_outputs(suite, case_id).items()}
+
+
+def _evaluate_member(
+    plan: Plan, agent: str, suite: str, case_id: str, sample: int, attempt: int, paths: dict[str, Path], mpi: str | None
+) -> dict[str, Any]:
+    """Today's execute [+ converge] + score of one (case, sample, attempt); its outcome and where its time went."""
+    case = plan.case(suite, case_id)
+    start = time.perf_counter()
+    make_run(case, paths["manifest"], paths["run"], plan.runtime, mpi, plan.images)
+    converge_s = None
+    convergence = "convergence" in case.suite.data
+    if convergence:
+        converge_start = time.perf_counter()
+        make_convergence(
+            case,
+            paths["manifest"],
+            paths["run"],
+            paths["ref_json"],
+            paths["ref_h5"],
+            paths["calibration"],
+            paths["converge"],
+            plan.runtime,
+            mpi,
+            plan.images,
+        )
+        converge_s = time.perf_counter() - converge_start
+    make_score(
+        plan.agents[agent],
+        case,
+        sample,
+        attempt,
+        paths["response"],
+        paths["manifest"],
+        paths["run"],
+        paths["ref_json"],
+        paths["ref_h5"],
+        paths["calibration"],
+        paths["score"],
+        paths["converge"] if convergence else None,
+    )
+    total_s = time.perf_counter() - start
+    score, run = read_json(paths["score"]), read_json(paths["run"])
+    run_s = run.get("wall_s") or 0.0
+    return {
+        "agent": agent,
+        "case": case_id,
+        "sample": sample,
+        "status": score["status"],
+        "failure_class": score["failure_class"],
+        "passed": score["passed"],
+        "seconds": {
+            "total": total_s,
+            "run": run_s,
+            "converge": converge_s,
+            "harness": total_s - run_s - (converge_s or 0.0),
+        },
+    }
+
+
+def make_run(
+    case: Case,
+    manifest_path: Path,
+    out_run: Path,
+    runtime: str,
+    mpi: str | None = None,
+    images: dict[str, str] | None = None,
+) -> None:
+    """Execute the artifact (when there is one; ``mpi``: the job's MPI launcher; ``images``: apptainer images)
+    and write ``run/run.json``."""
+    manifest = read_json(manifest_path)
+    concrete = resolve_runtime(runtime, case.suite.environment, images)
+    if manifest["status"] != "ok":
+        write_run_record(out_run, None, case, concrete, f"no artifact ({manifest['status']})")
+        return
+    result = execute_solution(case, manifest_path.parent, out_run.parent, concrete, mpi, images)
+    write_run_record(out_run, result, case, concrete)
+
+
+def run(plan: Plan, wildcards: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``evaluate``: execute [+ converge] + score every member of the batch (:mod:`.batch`)."""
+    with job_log(Path(log[0])):
+        evaluate_batch(
+            plan,
+            wildcards.suite,
+            int(wildcards.attempt),
+            wildcards.batch,
+            Path(output[0]),
+            resources.get("mpi"),
+        )

@@ -1,0 +1,248 @@
+"""The run plan the workflow expands: which agents, cases, samples and attempts, and where their files go."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcodebench.agents.settings import Agent, load_agents
+from simcodebench.core.cases import Case, load_suite_cases, split_suite_name
+from simcodebench.core.errors import InputError
+from simcodebench.core.layout import MANIFEST, Layout
+from simcodebench.core.project import cases_root
+from simcodebench.core.registry import use_folders
+from simcodebench.execution.runtime.apptainer import resolve_image
+from simcodebench.execution.sandbox import NO_ENVIRONMENT
+from simcodebench.pipeline.batching import Member, pack
+
+SHORT_RUNTIME_MIN = 5
+"""Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
+
+SAMPLES_PER_JOB = 20
+"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job (README, "What a
+job is, and why": on a cluster a job has seconds of fixed cost, which 20 short samples make small)."""
+
+SCORING_RUNTIME_MIN = 1
+"""Minutes a batch asks per member beyond its runs, for scoring."""
+
+BATCH_KEY = ("cpus_per_task", "tasks", "mpi", "gpu")
+"""The resources that members of one batch share (its job asks for them once)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Agents and cases selected by the config, with path helpers for the rules."""
+
+    agents: dict[str, Agent]
+    cases: dict[tuple[str, str], Case]
+    runtime: str = "auto"
+    force_reply: bool = False
+    mpi: str = "mpiexec"
+    images: dict[str, str] = field(default_factory=dict)
+    layout: Layout = field(default_factory=Layout)
+    samples_per_job: int = SAMPLES_PER_JOB
+    _memo: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], config_file: str = "config/config.yaml") -> Plan:
+        """Build the plan; bad agents, suites or case ids raise one :class:`InputError` line."""
+        use_folders(config.get("plugins") or [], config_file)
+        root = Path(config.get("cases_dir") or cases_root())
+        cases: dict[tuple[str, str], Case] = {}
+        wanted = config.get("cases") or {}
+        for suite in config["suites"]:
+            folder_name, variant = split_suite_name(suite)
+            folder = root / folder_name
+            if not (folder / "suite.yaml").is_file():
+                raise InputError(
+                    config_file,
+                    "suites",
+                    f"'{suite}' has no {folder}/suite.yaml",
+                    "name a folder of cases/ that holds a suite.yaml (optionally <suite>@<variant>)",
+                )
+            available = {c.id: c for c in load_suite_cases(folder, variant)}
+            for case_id in wanted.get(suite) or sorted(available):
+                if case_id not in available:
+                    raise InputError(
+                        config_file,
+                        f"cases.{suite}",
+                        f"'{case_id}' is not a case of {suite}",
+                        f"use one of {sorted(available)}",
+                    )
+                cases[(suite, case_id)] = available[case_id]
+        images = {env: resolve_image(ref) for env, ref in (config.get("images") or {}).items()}
+        missing = sorted({c.suite.environment for c in cases.values()} - images.keys() - {NO_ENVIRONMENT})
+        if config.get("runtime") == "apptainer" and missing:
+            raise InputError(
+                config_file,
+                f"images.{missing[0]}",
+                f"runtime 'apptainer' needs an image for every environment it runs; '{missing[0]}' has none",
+                f"add images: {{{missing[0]}: containers/{missing[0]}.sif}} (make images) or use runtime: auto",
+            )
+        return cls(
+            agents=load_agents(config, config_file),
+            cases=cases,
+            runtime=config.get("runtime", "auto"),
+            force_reply=bool(config.get("force_reply", False)),
+            mpi=config.get("mpi", "mpiexec"),
+            images=images,
+            samples_per_job=int(config.get("samples_per_job", SAMPLES_PER_JOB)),
+        )
+
+    def case(self, suite: str, case: str) -> Case:
+        """The case behind the ``suite`` and ``case`` wildcards."""
+        return self.cases[(suite, case)]
+
+    def final_targets(self) -> list[str]:
+        """Every sample's ``final.json`` (written by ``aggregate``)."""
+        return [
+            self.layout.final(a.name, s, c, i)
+            for a in self.agents.values()
+            for (s, c), case in self.cases.items()
+            for i in range(a.samples(case))
+        ]
+
+    def score_paths(self, agent: str, suite: str, case: str, sample: int | str) -> list[str]:
+        """Every attempt's ``score.json`` of one sample."""
+        return [
+            self.layout.attempt_file(agent, suite, case, sample, a, "score.json")
+            for a in range(self.agents[agent].attempts)
+        ]
+
+    def suites(self) -> list[str]:
+        """The selected suites, in config order."""
+        return list(dict.fromkeys(s for s, _ in self.cases))
+
+    def batches(self, suite: str, attempt: int | str) -> dict[str, list[Member]]:
+        """The ``evaluate`` batches of one suite and attempt, by id (:func:`.batching.pack`): every agent's samples
+        that have this attempt; short cases' samples (:meth:`grouped`) in batches of at most ``samples_per_job``
+        members of one resource key (:data:`BATCH_KEY`), every other sample alone. Computed once."""
+        key = ("batches", suite, str(attempt))
+        if key not in self._memo:
+            per_agent = [
+                (
+                    agent.name,
+                    [
+                        ((agent.name, c, i), self._batch_key(s, c))
+                        for (s, c), case in self.cases.items()
+                        if s == suite
+                        for i in range(agent.samples(case))
+                    ],
+                )
+                for agent in self.agents.values()
+                if int(attempt) < agent.attempts
+            ]
+            self._memo[key] = pack(per_agent, self.samples_per_job)
+        return self._memo[key]
+
+    def _batch_key(self, suite: str, case: str) -> tuple[Any, ...] | None:
+        """The resource key the case's samples share a batch by; None for a case whose samples run alone."""
+        if not self.grouped(suite, case):
+            return None
+        res = self.resources(suite, case)
+        return tuple(res[k] for k in BATCH_KEY)
+
+    def batch_of(self, agent: str, suite: str, case: str, sample: int | str, attempt: int | str) -> str:
+        """The id of the batch that holds (``agent``, ``case``, ``sample``) at ``attempt``."""
+        key = ("batch_of", suite, str(attempt))
+        if key not in self._memo:
+            self._memo[key] = {m: b for b, members in self.batches(suite, attempt).items() for m in members}
+        return self._memo[key][(agent, case, int(sample))]
+
+    def batch_targets(self, agent: str | None = None, case: tuple[str, str] | None = None) -> list[str]:
+        """Every batch record of every attempt (only of batches holding a sample of ``agent``, of ``case``, or of
+        both, when given)."""
+        attempts = max((a.attempts for a in self.agents.values()), default=0)
+        return [
+            self.layout.batch_record(suite, attempt, batch)
+            for suite in self.suites()
+            if case is None or case[0] == suite
+            for attempt in range(attempts)
+            for batch, members in self.batches(suite, attempt).items()
+            if any((agent is None or a == agent) and (case is None or c == case[1]) for a, c, _ in members)
+        ]
+
+    def batch_members(self, suite: str, attempt: int | str, batch: str) -> list[Member]:
+        """The (agent, case, sample) members of one batch."""
+        return self.batches(suite, attempt)[batch]
+
+    def batch_inputs(self, suite: str, attempt: int | str, batch: str) -> list[str]:
+        """What an ``evaluate`` job reads: each member's solution manifest (the last file its ``ask`` writes),
+        its cases' references and calibrations."""
+        members = self.batch_members(suite, attempt, batch)
+        manifests = [self.layout.attempt_file(a, suite, c, i, attempt, MANIFEST) for a, c, i in members]
+        cases = dict.fromkeys(c for _, c, _ in members)
+        return manifests + [path for c in cases for path in self.case_outputs(suite, c).values()]
+
+    def case_outputs(self, suite: str, case: str) -> dict[str, str]:
+        """The case's reference (``ref_json``, ``ref_h5``) and ``calibration`` files, which its samples' scoring
+        reads."""
+        return {
+            "ref_json": self.layout.reference(suite, case, "json"),
+            "ref_h5": self.layout.reference(suite, case, "h5"),
+            "calibration": self.layout.calibration(suite, case),
+        }
+
+    def batch_resources(self, suite: str, attempt: int | str, batch: str) -> dict[str, Any]:
+        """Cluster resources of one ``evaluate`` job: the members' runtimes (twice for a suite that checks
+        convergence) plus scoring, added; the largest memory; the key's cores, ranks, launcher and GPUs."""
+        key = ("batch_resources", suite, str(attempt), batch)
+        if key not in self._memo:
+            members = self.batch_members(suite, attempt, batch)
+            per_case = [self.resources(suite, c) for _, c, _ in members]
+            runs = 2 if "convergence" in self.case(suite, members[0][1]).suite.data else 1
+            self._memo[key] = {
+                "runtime": sum(runs * r["runtime"] + SCORING_RUNTIME_MIN for r in per_case),
+                "mem_mb": max(r["mem_mb"] for r in per_case),
+                **{k: per_case[0][k] for k in BATCH_KEY},
+            }
+        return self._memo[key]
+
+    def calibration_targets(self) -> list[str]:
+        """Every selected case's calibration file."""
+        return [self.layout.calibration(s, c) for s, c in self.cases]
+
+    def case_files(self, suite: str, case: str) -> list[str]:
+        """Every file of the case's folder and of its oracle (a file or folder that cases may share outside it,
+        such as ``../oracle_dolfinx.py``), computed once per case: an input of the rules that read the case, so
+        an edited case or oracle reruns what depends on it (references and calibrations are the oracle's runs)."""
+        key = ("files", suite, case)
+        if key not in self._memo:
+            spec = self.case(suite, case)
+            roots = [spec.folder]
+            oracle = Path(os.path.normpath(spec.folder / spec.hidden.oracle))
+            if not oracle.resolve().is_relative_to(spec.folder.resolve()):
+                roots.append(oracle)
+            files = [p for root in roots for p in [root, *root.rglob("*")] if p.is_file()]
+            self._memo[key] = sorted(str(p) for p in files)
+        return self._memo[key]
+
+    def resources(self, suite: str, case: str) -> dict[str, Any]:
+        """Cluster resources of an execution of the case, computed once per case (see :meth:`_resources`)."""
+        key = ("resources", suite, case)
+        if key not in self._memo:
+            self._memo[key] = self._resources(suite, case)
+        return self._memo[key]
+
+    def _resources(self, suite: str, case: str) -> dict[str, Any]:
+        """Cluster resources of an execution of the case. ``tasks`` and ``mpi`` (the launcher) only with several
+        MPI ranks, ``gpu`` only with GPUs: None otherwise, which Snakemake leaves out of the job (so a group of
+        single-rank runs does not add up their tasks)."""
+        res = self.case(suite, case).resources
+        tasks = int(res["tasks"])
+        return {
+            "runtime": max(1, math.ceil(float(res["wall_s"]) / 60) + 1),
+            "mem_mb": int(res["mem_mb"]) + 512,
+            "cpus_per_task": int(res["cpus"]),
+            "tasks": tasks if tasks > 1 else None,
+            "mpi": self.mpi if tasks > 1 else None,
+            "gpu": int(res["gpu"]) or None,
+        }
+
+    def grouped(self, suite: str, case: str) -> bool:
+        """Whether the case's runs are short single-rank CPU jobs, which one ``evaluate`` job may batch."""
+        res = self.resources(suite, case)
+        return res["tasks"] is None and res["gpu"] is None and res["runtime"] <= SHORT_RUNTIME_MIN

@@ -1,0 +1,40 @@
+"""The ``reference`` stage (``workflow/rules/reference.smk``): the case's hidden reference, made by its suite's
+plugin; a case whose reference cannot be made is recorded as failed (F-Case), never the whole run."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from simcodebench.core.case_failures import failure, write_failed_reference
+from simcodebench.core.cases import Case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.logs import job_log
+from simcodebench.core.references import save_reference
+from simcodebench.core.registry import plugin_of
+from simcodebench.execution.provenance import provenance
+from simcodebench.pipeline.plan import Plan
+
+log = logging.getLogger("simcodebench")
+
+
+def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
+    """Generate the case's (hidden) reference; when that raises, write a failed reference that says why
+    (:mod:`.case_failures`), so that the other cases' summary is still written."""
+    log.info("reference %s: generating with %s", case.key, case.hidden.reference["generator"])
+    try:
+        reference = plugin_of(case).generate_reference(case)
+    except InfrastructureError:  # the machine's failure, not the case's: the job fails and is retried
+        raise
+    except Exception as exc:  # the case's own failure: reported as F-Case, never the whole run's
+        write_failed_reference(out_json, out_h5, failure("reference", exc))
+        return
+    reference.meta.setdefault("provenance", provenance())
+    save_reference(reference, out_json, out_h5)
+
+
+def run(plan: Plan, wildcards: Any, output: Any, log: Any) -> None:
+    """Rule ``reference`` (its messages, and why it failed, in ``log``)."""
+    with job_log(Path(log[0])):
+        make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5))

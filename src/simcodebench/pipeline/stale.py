@@ -1,0 +1,80 @@
+"""A finished record stands for files that exist: records whose files were deleted are removed before Snakemake
+plans, so that it redoes what is missing and everything downstream of it.
+
+Snakemake reruns a job whose output is missing or older than its inputs, but it takes a finished output whose
+inputs were deleted as finished (an intermediate file may be removed on purpose). Our records stand for more
+than their declared inputs: a batch record for its members' ``score.json``, a calibration for its reference, the
+summary for every sample's score. So when the workflow loads (the main process only, dry runs included), each
+record that outlived a file it stands for is removed; Snakemake then makes it again, and reruns what consumes it
+(its input is newer). Replies come back from the reply cache, so nothing is asked again.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from simcodebench.core.layout import MANIFEST
+from simcodebench.pipeline.plan import Plan
+
+log = logging.getLogger("simcodebench")
+
+ATTEMPT_FILES = ("response.json", "messages.json", MANIFEST)
+"""What an ``ask`` job leaves in the attempt's folder: its manifest stands for the reply and the messages."""
+
+
+def _missing(paths: list[str]) -> str | None:
+    """The first of ``paths`` that does not exist, or None."""
+    return next((path for path in paths if not Path(path).is_file()), None)
+
+
+def _remove(record: str, missing: str, removed: list[str]) -> None:
+    log.info("%s stands for %s, which is gone: removed, so that it is made again", record, missing)
+    Path(record).unlink(missing_ok=True)
+    removed.append(record)
+
+
+def _stale_case_records(plan: Plan, removed: list[str]) -> None:
+    """A reference pair missing one half, and a calibration whose reference is gone."""
+    for suite, case in plan.cases:
+        outputs = plan.case_outputs(suite, case)
+        pair = [outputs["ref_json"], outputs["ref_h5"]]
+        if (missing := _missing(pair)) is not None:
+            for half in pair:
+                if Path(half).is_file():
+                    _remove(half, missing, removed)
+            if Path(outputs["calibration"]).is_file():
+                _remove(outputs["calibration"], missing, removed)
+
+
+def _stale_attempts(plan: Plan, suite: str, attempt: int, batch: str, removed: list[str]) -> str | None:
+    """Remove the manifests of the batch's members whose reply or messages are gone; return the first file the
+    batch record stands for that is missing (a member's manifest or score, a case's reference or calibration)."""
+    first = None
+    for agent, case, sample in plan.batch_members(suite, attempt, batch):
+        files = [plan.layout.attempt_file(agent, suite, case, sample, attempt, name) for name in ATTEMPT_FILES]
+        manifest = files[-1]
+        if Path(manifest).is_file() and (missing := _missing(files[:-1])) is not None:
+            _remove(manifest, missing, removed)
+        score = plan.layout.attempt_file(agent, suite, case, sample, attempt, "score.json")
+        first = first or _missing([manifest, score, *plan.case_outputs(suite, case).values()])
+    return first
+
+
+def remove_stale_records(plan: Plan) -> list[str]:
+    """Remove every record of the plan that stands for a file that no longer exists; return their paths."""
+    removed: list[str] = []
+    _stale_case_records(plan, removed)
+    attempts = max((agent.attempts for agent in plan.agents.values()), default=0)
+    for suite in plan.suites():
+        for attempt in range(attempts):
+            for batch in plan.batches(suite, attempt):
+                record = plan.layout.batch_record(suite, attempt, batch)
+                if not Path(record).is_file():
+                    _stale_attempts(plan, suite, attempt, batch, removed)
+                elif (missing := _stale_attempts(plan, suite, attempt, batch, removed)) is not None:
+                    _remove(record, missing, removed)
+    summary = plan.layout.summary_file("scores.csv")
+    if Path(summary).is_file() and (missing := _missing(plan.batch_targets() + plan.final_targets())) is not None:
+        _remove(summary, missing, removed)
+    return removed

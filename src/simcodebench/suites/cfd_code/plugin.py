@@ -1,0 +1,97 @@
+"""The ``cfd-code`` plugin: CFDLLMBench's CFDCodeBench, NMSE against our reference solvers (or the released
+arrays), and the replay of upstream's recorded generations."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simcodebench.core.cases import Case, validate_path
+from simcodebench.core.errors import InputError
+from simcodebench.core.layout import Layout
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.plugin import CommandGroups, SuitePlugin
+from simcodebench.core.project import cases_root
+from simcodebench.core.references import Reference
+from simcodebench.suites.cfd_code import scorer
+
+
+class CfdCodeSuite(SuitePlugin):
+    """CFDCodeBench (``cases/cfd-code``): final-time fields scored by NMSE, convergence under refinement."""
+
+    name = "cfd-code"
+
+    def generate_reference(self, case: Case) -> Reference:
+        """The case's reference solver, run finer than the oracle."""
+        return scorer.generate_reference(case)
+
+    def measure(self, case: Case, run_dir: Path, reference: Reference) -> Measurement:
+        """NMSE of each saved field against the reference, scored 1 / 0.5 / 0 as the paper."""
+        return scorer.measure(case, run_dir, reference)
+
+    def oracle_source(self, case: Case) -> str:
+        """The case's reference solver at the oracle's resolution."""
+        return scorer.oracle_source(case)
+
+    def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+        """The fields beside the reference and their difference (statistics for the convection case)."""
+        return scorer.plot_comparison(case, run_dir, reference, png)
+
+    def add_commands(self, groups: CommandGroups) -> None:
+        """``simcodebench replay cfdcodebench`` and ``simcodebench compare cfdcodebench``."""
+        replay = groups["replay"].add_parser("cfdcodebench", help="CFDCodeBench's recorded scripts as a replay file")
+        replay.add_argument("folder", help="the upstream folder of <task>.py scripts (solver/<model>/prompts)")
+        replay.add_argument("--out", required=True, help="replay JSONL file to write")
+        replay.set_defaults(func=_replay)
+        compare = groups["compare"].add_parser("cfdcodebench", help="our scores of a replayed agent beside upstream's")
+        compare.add_argument("--agent", required=True, help="the replay agent's name in the config")
+        compare.add_argument("--comparison-log", required=True, help="compare/comparison_results_<model>_prompts.log")
+        compare.add_argument("--execution-log", help="report/execution_results_<model>_prompts_*.log")
+        compare.add_argument(
+            "--suite", default="cfd-code@legacy", help="the suite the agent ran (default cfd-code@legacy)"
+        )
+        compare.add_argument("--results", default="results", help="the results folder (default results)")
+        compare.set_defaults(func=_compare)
+
+
+def _cases() -> set[str]:
+    return {case.id for case in validate_path(cases_root() / "cfd-code")}
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from simcodebench.suites.cfd_code.upstream import write_replay
+
+    count, skipped = write_replay(Path(args.folder), Path(args.out), _cases())
+    print(
+        f"ok: {count} replies written to {args.out}"
+        + (f"; not cases of cfd-code: {', '.join(skipped)}" if skipped else "")
+    )
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from simcodebench.suites.cfd_code import upstream
+
+    logs = {}
+    for name in ("comparison_log", "execution_log"):
+        path = getattr(args, name)
+        try:
+            logs[name] = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+        except OSError as exc:
+            raise InputError(path, "(file)", f"cannot be read ({exc.strerror})", "point at the upstream log") from exc
+    runs = Path(Layout(args.results).runs)
+    scores = upstream.read_scores(runs, args.agent, args.suite)
+    if not scores:
+        raise InputError(
+            runs / args.agent / args.suite,
+            "(folder)",
+            "holds no score.json",
+            "run the replay agent on the suite first (see cases/cfd-code/README.md)",
+        )
+    rows = upstream.compare(
+        upstream.parse_comparison_log(logs["comparison_log"], _cases()),
+        upstream.parse_execution_log(logs["execution_log"]),
+        scores,
+    )
+    print(upstream.markdown(rows), end="")
+    return 0

@@ -1,0 +1,72 @@
+"""The ``fem`` plugin: PDEAgent-Bench, ``solve(case_spec)`` programs on DOLFINx or deal.II, scored by the masked
+relative L2 error on the evaluation grid and the calibrated time."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from simcodebench.core.cases import Case
+from simcodebench.core.importing import add_import_command
+from simcodebench.core.measurement import Measurement
+from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, SuitePlugin
+from simcodebench.core.references import Reference
+from simcodebench.suites.fem import harness, scorer
+from simcodebench.suites.fem.importer import import_pdeagent_bench
+from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
+
+DOLFINX = EnvironmentSpec(
+    "dolfinx",
+    ("dolfinx-solver-real==0.11.0.post0", "gmsh==4.15.2", "sympy==1.14.0", "numpy==2.5.5", "scipy==1.18.1"),
+    min_python=(3, 12),
+    smoke_test="from mpi4py import MPI; import dolfinx, gmsh, sympy",
+)
+"""DOLFINx 0.11 with its own MPICH (the wheel needs Python >= 3.12); the re4 suite's 2-D references use it too."""
+DEALII = EnvironmentSpec("dealii", ("libdeal.ii-dev", "cmake", "nlohmann-json3-dev", "g++", "make"), kind="apt")
+"""Debian's deal.II 9.4 with CMake and nlohmann-json, for the C++ programs of ``fem-dealii``."""
+
+
+class FemSuite(SuitePlugin):
+    """PDEAgent-Bench (``cases/fem``, ``cases/fem-dealii``): manufactured or refined references on the grid."""
+
+    name = "fem"
+    mutant_operations = MUTANT_OPERATIONS
+
+    def generate_reference(self, case: Case) -> Reference:
+        """The exact field on the evaluation grid, or a refined solve's."""
+        return scorer.generate_reference(case)
+
+    def measure(self, case: Case, run_dir: Path, reference: Reference) -> Measurement:
+        """The masked relative L2 error of the sampled field."""
+        return scorer.measure(case, run_dir, reference)
+
+    def oracle_source(self, case: Case) -> str:
+        """The shared oracle with the case's settings."""
+        return harness.oracle_source(case)
+
+    def prepare_run(self, case: Case, run_dir: Path) -> None:
+        """The runner that calls ``solve(case_spec)`` and the visible spec."""
+        harness.prepare_run(case, run_dir)
+
+    def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
+        """The field beside the reference and their difference."""
+        return scorer.plot_comparison(case, run_dir, reference, png)
+
+    def environments(self) -> list[EnvironmentSpec]:
+        """``dolfinx`` and ``dealii``."""
+        return [DOLFINX, DEALII]
+
+    def add_commands(self, groups: CommandGroups) -> None:
+        """``simcodebench import pdeagent-bench PATH [--upstream-tolerance]``."""
+        parser = add_import_command(
+            groups, "pdeagent-bench", import_pdeagent_bench, "the upstream JSONL file of records", _options
+        )
+        parser.add_argument(
+            "--upstream-tolerance",
+            action="store_true",
+            help="each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
+        )
+
+
+def _options(args: argparse.Namespace) -> dict[str, bool]:
+    return {"upstream_tolerance": True} if args.upstream_tolerance else {}
