@@ -1,5 +1,6 @@
-"""Shared fixtures: the repository root, the provisioned `python`, `openfoam`, `dolfinx` and `dealii` solver
-environments, upstream data."""
+"""Shared fixtures: the repository root, the provisioned `python`, `openfoam`, `dolfinx`, `fea` and `dealii` solver
+environments, upstream data. An environment that cannot be provisioned fails its tests unless
+``SIMCODEBENCH_ALLOW_MISSING`` lists it (see ``missing.py``)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,22 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from missing import allowed_missing, require_or_skip
 
 from simcodebench.execution.environments import setup_environment
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
+PROVISION_ERRORS = (OSError, subprocess.CalledProcessError)
+"""What a failed set-up raises besides :class:`~simcodebench.core.errors.InfrastructureError`."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop at once when ``SIMCODEBENCH_ALLOW_MISSING`` names something it cannot allow."""
+    try:
+        allowed_missing()
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from exc
 
 
 @pytest.fixture(scope="session")
@@ -28,52 +40,49 @@ def python_env():
 
 @pytest.fixture(scope="session")
 def openfoam_env():
-    """The `openfoam` environment (Debian's OpenFOAM v1912, installed with apt-get as root), or a skip saying why
-    it cannot be had here."""
+    """The `openfoam` environment (Debian's OpenFOAM v1912, installed with apt-get as root)."""
     from simcodebench.core.errors import InfrastructureError
     from simcodebench.execution.openfoam import require_bashrc
 
     try:
         env = setup_environment("openfoam")
         require_bashrc("openfoam")
-    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"OpenFOAM v1912 is not available: {exc}")
+    except (InfrastructureError, *PROVISION_ERRORS) as exc:
+        require_or_skip("openfoam", f"OpenFOAM v1912 cannot be provisioned: {exc}")
     return env
 
 
 @pytest.fixture(scope="session")
 def dolfinx_env():
-    """The `dolfinx` environment (a Python >= 3.12 virtualenv with DOLFINx 0.11), or a skip saying why it cannot be
-    provisioned here (no such interpreter, no package index)."""
+    """The `dolfinx` environment (a Python >= 3.12 virtualenv with DOLFINx 0.11)."""
     from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dolfinx")
-    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"the dolfinx environment cannot be provisioned: {exc}")
+    except (InfrastructureError, *PROVISION_ERRORS) as exc:
+        require_or_skip("dolfinx", f"the dolfinx environment cannot be provisioned: {exc}")
 
 
 @pytest.fixture(scope="session")
 def fea_env():
-    """The `fea` environment (scikit-fem and DOLFINx on Python >= 3.12), or a skip saying why it cannot be
-    provisioned here."""
+    """The `fea` environment (scikit-fem and DOLFINx on Python >= 3.12)."""
     from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("fea")
-    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"the fea environment cannot be provisioned: {exc}")
+    except (InfrastructureError, *PROVISION_ERRORS) as exc:
+        require_or_skip("fea", f"the fea environment cannot be provisioned: {exc}")
 
 
 @pytest.fixture(scope="session")
 def dealii_env():
-    """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json), or a skip saying why."""
+    """The `dealii` environment (Debian's deal.II 9.4, CMake, nlohmann-json)."""
     from simcodebench.core.errors import InfrastructureError
 
     try:
         return setup_environment("dealii")
-    except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"deal.II 9.4 is not available: {exc}")
+    except (InfrastructureError, *PROVISION_ERRORS) as exc:
+        require_or_skip("dealii", f"deal.II 9.4 cannot be provisioned: {exc}")
 
 
 @pytest.fixture(scope="session")

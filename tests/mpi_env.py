@@ -2,7 +2,7 @@
 
 It stands in for a solver environment that brings its own MPI (``bin/mpiexec`` beside ``bin/python``), like
 the ``dolfinx`` one, at a fraction of the size. ``make test`` provisions it (``tests/provision.py``); the
-tests only check :func:`missing` and skip with its reason.
+tests only check :func:`missing` and fail with its reason (skip where ``SIMCODEBENCH_ALLOW_MISSING`` lists mpi).
 """
 
 from __future__ import annotations

@@ -1,23 +1,37 @@
 """Provision what the cluster and MPI tests need, where this machine allows (``make test`` runs it first).
 
 SLURM and munge come from apt-get (root on Debian only), MPICH and mpi4py from PyPI into a small virtualenv.
-It never fails: what it cannot provide is printed, and the tests that need it skip with the same reason.
+What it cannot provide is printed, one line each, and fails it (exit 1) unless ``SIMCODEBENCH_ALLOW_MISSING``
+lists it (``slurm``, ``mpi``; see ``missing.py``): then its tests skip with the same reason.
 
 Usage: python tests/provision.py
 """
 
 from __future__ import annotations
 
+import sys
+
 import mpi_env
 import slurm_cluster
+from missing import verdict
 
 
-def main() -> None:
-    """Provision both and say what is missing."""
-    for what, provision in (("SLURM one-node cluster", slurm_cluster.provision), ("MPI", mpi_env.provision)):
+def main() -> int:
+    """Provision both, say what is missing; 1 when something missing is not allowed to be."""
+    status = 0
+    for name, what, provision in (
+        ("slurm", "SLURM one-node cluster", slurm_cluster.provision),
+        ("mpi", "MPI test environment", mpi_env.provision),
+    ):
         reason = provision()
-        print(f"{what}: {'ready' if reason is None else 'unavailable, its tests will skip: ' + reason}")
+        if reason is None:
+            print(f"{what}: ready")
+            continue
+        allowed, line = verdict(name, reason)
+        print(line)
+        status = status if allowed else 1
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -36,7 +36,7 @@ def missing_tools() -> list[str]:
 
 
 def provision() -> str | None:
-    """Install slurm-wlm and munge when missing; None when ready, else why not (a skip reason)."""
+    """Install slurm-wlm and munge when missing; None when ready, else why not."""
     if not missing_tools():
         return None
     if os.geteuid() != 0:

@@ -27,7 +27,8 @@ def oracle_error(monkeypatch):
     monkeypatch.setattr(
         calibration, "execute_solution", lambda *args, **kwargs: SimpleNamespace(status="ok", wall_s=2.0, message="")
     )
-    monkeypatch.setattr(calibration, "evaluate_run", lambda *args: Measurement(outcome="ok", error=error["value"]))
+    measured = SimpleNamespace(measure=lambda *args: Measurement(outcome="ok", error=error["value"]))
+    monkeypatch.setattr(calibration, "plugin_of", lambda case: measured)
     return error
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,25 +17,23 @@ from simcodebench.core.references import load_reference, save_reference
 from simcodebench.suites.cfd_code import scorer
 
 
-def run_oracle(case_id: str, workdir: Path, source: str | None = None) -> tuple[subprocess.CompletedProcess, float]:
-    """Run the oracle (or ``source``) as ``python solution.py`` in an empty folder, one thread."""
+def run_oracle(case_id: str, workdir: Path, source: str | None = None) -> subprocess.CompletedProcess:
+    """Run the oracle (or ``source``) as ``python solution.py`` in an empty folder, one thread. Its wall time is
+    measured by benchmarks/cfd_code_references.py, not here."""
     workdir.mkdir(parents=True, exist_ok=True)
     the_case = case(case_id)
     text = source if source is not None else (the_case.folder / the_case.hidden.oracle).read_text(encoding="utf-8")
     (workdir / "solution.py").write_text(text, encoding="utf-8")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "solution.py"], cwd=workdir, capture_output=True, text=True, timeout=120, env=env, check=False
+    return subprocess.run(
+        [sys.executable, "solution.py"], cwd=workdir, capture_output=True, text=True, timeout=600, env=env, check=False
     )
-    return done, time.perf_counter() - start
 
 
 @pytest.mark.parametrize("case_id", param_ids())
 def test_oracle_scores_one(case_id: str, tmp_path: Path) -> None:
-    done, seconds = run_oracle(case_id, tmp_path / "run")
+    done = run_oracle(case_id, tmp_path / "run")
     assert done.returncode == 0, done.stderr
-    assert seconds < 60.0  # the benchmark's execution limit (typically 0.3-9 s on one core)
     evaluation = scorer.measure(case(case_id), tmp_path / "run", reference(case_id))
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error <= 0.10 and evaluation.metrics["score"] == 1.0, evaluation.metrics
@@ -48,7 +45,7 @@ def test_reference_round_trip_and_plot(tmp_path: Path) -> None:
     loaded = load_reference(tmp_path / "ref.json", tmp_path / "ref.h5")
     assert set(loaded.fields) == {"u", "x", "y"} and loaded.meta["generator"] == "diffusion_2d"
     run = tmp_path / "run"
-    done, _ = run_oracle("2D_Diffusion", run)
+    done = run_oracle("2D_Diffusion", run)
     assert done.returncode == 0, done.stderr
     assert scorer.measure(the_case, run, loaded).outcome == "ok"
     assert scorer.plot_comparison(the_case, run, loaded, tmp_path / "cmp.png")
@@ -156,7 +153,7 @@ def test_output_mutants_land_in_their_outcomes(tmp_path: Path, case_id: str, op:
     source = (the_case.folder / the_case.hidden.oracle).read_text(encoding="utf-8")
     declared = next(m for m in the_case.suite.mutants if m["op"] == op)
     mutant = OPERATIONS[op](source, MutationContext(case=the_case, tau_time=None, args=declared.get("args", {})))
-    done, _ = run_oracle(case_id, tmp_path / "run", source=mutant)
+    done = run_oracle(case_id, tmp_path / "run", source=mutant)
     assert done.returncode == 0, done.stderr
     evaluation = scorer.measure(the_case, tmp_path / "run", reference(case_id))
     assert evaluation.outcome == outcome, evaluation.message

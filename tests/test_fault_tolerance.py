@@ -1,6 +1,7 @@
 """kill -9 at any point loses nothing finished: the rerun keeps finished samples (inside an interrupted batch
 too), redoes the rest, and asks the endpoint for no reply twice; a forced rerun of the batch redoes every member;
-a writer killed mid-write never leaves a half-written reply-cache entry."""
+a writer killed mid-write (between writing an entry's temporary file and renaming it) never leaves a
+half-written reply-cache entry."""
 
 from __future__ import annotations
 
@@ -92,27 +93,37 @@ def test_kill_9_mid_batch_then_rerun_keeps_finished_work_and_forcerun_redoes_all
 
 
 WRITER = """
-import sys
+import os, sys, time
+from pathlib import Path
 from simcodebench.agents.backends.cache import ReplyCache
-cache = ReplyCache(sys.argv[1])
-record = {"text": "x" * 4_000_000}
-for i in range(10_000):
+cache, record = ReplyCache(sys.argv[1]), {"text": "x" * 4_000_000}
+for i in range(3):
     cache.put(f"{i:064x}", record)
+real_fsync = os.fsync
+def stall(fd):  # the fourth entry is written to its temporary file, not yet renamed: say so, wait for SIGKILL
+    real_fsync(fd)
+    Path(sys.argv[2]).touch()
+    time.sleep(3600)
+os.fsync = stall
+cache.put(f"{3:064x}", record)
 """
 
 
-def test_a_killed_cache_writer_leaves_no_half_written_entry(tmp_path):
-    root = tmp_path / "replies"
-    for delay in (0.3, 0.5, 0.7):
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(root)])
-        time.sleep(delay)
+def test_a_writer_killed_mid_write_leaves_no_half_written_entry(tmp_path):
+    root, stalled = tmp_path / "replies", tmp_path / "stalled"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(root), str(stalled)])
+    try:
+        while not stalled.exists():  # three entries written, the fourth in the middle of its write
+            assert writer.poll() is None, "the writer ended before its fourth write"
+            time.sleep(0.05)
         writer.send_signal(signal.SIGKILL)
+    finally:
+        writer.kill()
         writer.wait()
-        for entry in root.glob("*/*.json"):
-            assert len(json.loads(entry.read_text())["text"]) == 4_000_000, entry
-        cache = ReplyCache(root)
-        assert all(cache.get(entry.stem)["text"] for entry in root.glob("*/*.json"))
-        for leftover in root.glob("*/.*.tmp"):  # an unfinished write is a hidden temp file, never an entry
-            leftover.unlink()
-        for entry in root.glob("*/*.json"):
-            entry.unlink()
+    keys = [f"{i:064x}" for i in range(4)]
+    entries = sorted(root.glob("*/*.json"))
+    assert [entry.stem for entry in entries] == keys[:3]
+    assert all(len(json.loads(entry.read_text())["text"]) == 4_000_000 for entry in entries)
+    assert len(list(root.glob("*/.*.tmp"))) == 1  # the killed write: a hidden temporary file, never an entry
+    cache = ReplyCache(root)
+    assert cache.get(keys[3]) is None and cache.get(keys[0]) == {"text": "x" * 4_000_000}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ from simcodebench.agents.prompts import render_messages
 from simcodebench.agents.strategies.feabench_agent import FeabenchAgent, choose, fitness, update_state
 from simcodebench.core.cases import get_case
 from simcodebench.core.references import Reference
+from simcodebench.pipeline.gates import score_attempt
 from simcodebench.suites.fea import sandbox_runner
 from simcodebench.suites.fea.refinement import ReferenceRejected, summarise
 from simcodebench.suites.fea.scorer import measure, prepare_run, run_metrics
@@ -116,6 +118,36 @@ def test_evaluate_gives_the_relative_error_and_the_paper_band(tmp_path):
     assert measure(case, tmp_path, reference).outcome == "invalid"
     (tmp_path / "result.json").unlink()
     assert measure(case, tmp_path, reference).outcome == "missing"
+
+
+TORSION_TARGET = 64 * math.pi
+"""The torsion example's target in N*m (201.06...)."""
+
+
+def _gate(case, tmp_path: Path, tau: float) -> str:
+    """The failure class of an attempt that ran cleanly and wrote ``result.json``, under accuracy threshold ``tau``."""
+    reference = Reference(scalars={"target": TORSION_TARGET})
+    ok, run = {"status": "ok"}, {"status": "ok", "rc": 0, "wall_s": 1.0}
+    calibration = {"thresholds": {"accuracy": tau, "time": None}}
+    return score_attempt(case, ok, ok, run, tmp_path, reference, calibration)["failure_class"]
+
+
+def test_an_over_estimate_is_a_positive_error_and_fails_a_tighter_threshold(tmp_path):
+    case = get_case("fea", "example_torsion")
+    _result(tmp_path, {"value": 0.215, "units": "kN*m"})  # 215 N*m
+    evaluation = measure(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
+    over = 0.0693222738986718  # 215 / (64 pi) - 1, by hand
+    assert evaluation.outcome == "ok" and evaluation.error == pytest.approx(over, rel=1e-12)
+    assert evaluation.metrics == pytest.approx({"fea_value": 215.0, "rel_error": over, "within_10pct": 1.0})
+    assert (_gate(case, tmp_path, 0.05), _gate(case, tmp_path, 0.07)) == ("F-Acc", "Pass")
+
+
+def test_the_exact_value_has_zero_error_and_passes(tmp_path):
+    case = get_case("fea", "example_torsion")
+    _result(tmp_path, {"value": TORSION_TARGET, "units": "N*m"})
+    evaluation = measure(case, tmp_path, Reference(scalars={"target": TORSION_TARGET}))
+    assert (evaluation.outcome, evaluation.error, evaluation.metrics["within_10pct"]) == ("ok", 0.0, 1.0)
+    assert _gate(case, tmp_path, case.threshold_policy()["accuracy"]["minimum"]) == "Pass"
 
 
 SCRIPT = """\

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import mpi_env
 import pytest
+from missing import require_or_skip
 
 from simcodebench.core.cases import Case, load_suite_cases
 from simcodebench.core.errors import InfrastructureError
@@ -83,9 +84,11 @@ def test_build_request_wraps_the_command_for_several_tasks(repo, tmp_path, outsi
 
 @pytest.mark.parametrize("runtime", ["local", "bwrap"])
 def test_mpi4py_program_runs_on_two_ranks_through_the_runtime(repo, tmp_path, outside_slurm, monkeypatch, runtime):
-    reason = mpi_env.missing() or (None if runtime == "local" or bwrap_available() else "bubblewrap is not usable")
+    reason = mpi_env.missing()
     if reason:
-        pytest.skip(reason)
+        require_or_skip("mpi", reason)
+    if runtime == "bwrap" and not bwrap_available():
+        pytest.skip("bubblewrap is not usable")
     monkeypatch.setattr(execution, "get_environment", lambda name: mpi_env.environment())
     run_dir = tmp_path / "run"
     run_dir.mkdir()

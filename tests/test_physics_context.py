@@ -4,6 +4,7 @@ examples folder (../shared/upstream/genesis/examples, skipped where absent)."""
 from __future__ import annotations
 
 import pytest
+from missing import require_or_skip
 from pipeline import REPO
 
 from simcodebench.core.errors import InfrastructureError
@@ -55,7 +56,7 @@ def test_the_prompt_is_the_papers_template_with_the_generated_reference():
     try:
         get_environment("genesis")
     except InfrastructureError as exc:
-        pytest.skip(f"the genesis environment is not provisioned: {exc}")
+        require_or_skip("genesis", f"the genesis environment is not provisioned: {exc}")
     full = render_messages(get_case("physics", "ball_drop"))[-1]["content"]
     assert full.startswith("You are an expert programmer specializing in physical simulations using the Genesis")
     for line in (

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from missing import require_or_skip
 from openai_server import OpenAIServer
 from pipeline import make_workdir, scores, snakemake
 
@@ -72,7 +73,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
     try:
         get_environment("genesis")
     except InfrastructureError as exc:
-        pytest.skip(f"the genesis environment is not provisioned: {exc}")
+        require_or_skip("genesis", f"the genesis environment is not provisioned: {exc}")
     tmp = tmp_path_factory.mktemp("physics")
     one = {"suites": [SUITE], "cases": {SUITE: ["ball_drop"]}}
     agents = {"oracle": {"backend": "oracle"}, "mutants": {"backend": "mutant"}}

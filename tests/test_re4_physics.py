@@ -6,7 +6,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +46,26 @@ def test_relative_l2_and_linf_by_hand() -> None:
     assert metrics.linf([1.0, 2.0, 0.5], [1.0, 1.0, 1.0]) == 1.0
     with pytest.raises(ValueError, match="zero"):
         metrics.relative_l2([1.0], [0.0])
+
+
+def test_relative_l2_at_sample_by_hand() -> None:
+    # Reference 2, 0, 2 at x = 0, 2, 4, so 2, 1, 1, 2 at the sample's points 0, 1, 3, 4 (linear interpolation).
+    # The point x = -0.5 lies outside the reference's domain and is dropped, its value never read. Trapezoidal
+    # weights of the grid 0, 1, 3, 4: 0.5, 1.5, 1.5, 0.5; so ||u||^2 = 0.5*4 + 1.5*1 + 1.5*1 + 0.5*4 = 7.
+    x_ref, y_ref = [0.0, 2.0, 4.0], [2.0, 0.0, 2.0]
+    x = [-0.5, 0.0, 1.0, 3.0, 4.0]
+    exact = [100.0, 2.0, 1.0, 1.0, 2.0]
+    assert metrics.relative_l2_at_sample(x, exact, x_ref, y_ref) == 0.0
+    # off by 1 at x = 1 (weight 1.5): sqrt(1.5 / 7); equal weights would give sqrt(1 / 10)
+    assert metrics.relative_l2_at_sample(x, [100.0, 2.0, 2.0, 1.0, 2.0], x_ref, y_ref) == pytest.approx(
+        np.sqrt(3.0 / 14.0), rel=1e-14
+    )
+    # off by 1 at the end x = 4 (weight 0.5) and by -2 at x = 3 (weight 1.5): sqrt((0.5 + 6) / 7)
+    assert metrics.relative_l2_at_sample(x, [100.0, 2.0, 1.0, -1.0, 3.0], x_ref, y_ref) == pytest.approx(
+        np.sqrt(6.5 / 7.0), rel=1e-14
+    )
+    with pytest.raises(ValueError, match="zero"):
+        metrics.relative_l2_at_sample(x, exact, x_ref, [0.0, 0.0, 0.0])
 
 
 def test_interpolate_to_accepts_nodes_and_cell_centres() -> None:
@@ -221,31 +240,29 @@ def test_parallelism_error_by_hand() -> None:
 # --- oracles through the scorer -------------------------------------------------------------------
 
 
-def run_oracle(case_: Case, workdir: Path, dataset: Path | None = None) -> float:
-    """Run the case's oracle as the sandbox would (python solution.py in a folder holding only its inputs)."""
+def run_oracle(case_: Case, workdir: Path, dataset: Path | None = None) -> None:
+    """Run the case's oracle as the sandbox would (python solution.py in a folder holding only its inputs); its
+    wall time is measured by benchmarks/calibration_cv.py (t_base), not here."""
     workdir.mkdir(parents=True, exist_ok=True)
     shutil.copy(case_.folder / case_.hidden.oracle, workdir / "solution.py")
     for name in case_.visible.inputs:
         shutil.copy(dataset or case_.folder / name, workdir / name)
-    start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "solution.py"], cwd=workdir, capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
-    return time.perf_counter() - start
 
 
 @pytest.mark.parametrize("case_id", ["hilbert", "sod", "burgers", "keyhole"])
 def test_oracle_passes_its_case(case_id: str, tmp_path: Path) -> None:
     case_ = case(case_id)
-    seconds = run_oracle(case_, tmp_path / "run")
+    run_oracle(case_, tmp_path / "run")
     reference = scorer.generate_reference(case_)
     save_reference(reference, tmp_path / "ref.json", tmp_path / "ref.h5")  # it must survive a round trip
     reference = load_reference(tmp_path / "ref.json", tmp_path / "ref.h5")
     evaluation = scorer.measure(case_, tmp_path / "run", reference)
     assert evaluation.outcome == "ok", evaluation.message
     assert evaluation.error < ORACLE_LIMITS[case_id], evaluation.metrics
-    assert seconds < 15.0  # < 5 s intended on one core; lenient for a loaded test machine
     drawn = scorer.plot_comparison(case_, tmp_path / "run", reference, tmp_path / "cmp.png")
     assert drawn == (case_.hidden.scoring["kind"] == "field1d")
     assert (tmp_path / "cmp.png").is_file() == drawn

@@ -38,7 +38,7 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
     started = time.perf_counter()
     result = run(_request(tmp_path, code, wall_s=2.0), "local")
     assert result.status == "timeout"
-    assert time.perf_counter() - started < 15
+    assert time.perf_counter() - started < 60  # back before the child's sleep ends: killed, not waited for
     pid = int((tmp_path / "run" / "child.pid").read_text())
     time.sleep(0.2)
     assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]

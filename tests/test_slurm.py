@@ -3,7 +3,8 @@ there too, a job cancelled with scancel is retried per the profile, and inside a
 ranks start with the launcher of its `mpi` resource.
 
 The cluster (munged, slurmctld, slurmd on localhost, see ``slurm_cluster.py``) is installed with apt-get when
-missing; the module skips, saying why, only where that cannot happen (not root, no apt-get, install failed).
+missing; where that cannot happen (not root, no apt-get, install failed) the module fails, saying why, unless
+``SIMCODEBENCH_ALLOW_MISSING`` lists slurm (then it skips; likewise mpi for the MPI test).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import mpi_env
 import numpy as np
 import pytest
+from missing import require_or_skip
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
 from rerun import make_rerun, rerun_scope, snapshot, stray_changes
 from slurm_cluster import SlurmCluster, provision
@@ -43,7 +45,7 @@ def cluster(tmp_path_factory) -> Iterator[SlurmCluster]:
     """A started one-node cluster, stopped after the module (also when a test fails)."""
     reason = provision()
     if reason:
-        pytest.skip(reason)
+        require_or_skip("slurm", reason)
     slurm = SlurmCluster(tmp_path_factory.mktemp("slurm"))
     try:
         slurm.start()
@@ -61,14 +63,24 @@ def run_on_slurm(work: Path, cluster: SlurmCluster, *args: str) -> subprocess.Co
     return done
 
 
+def listed_jobs(cluster: SlurmCluster) -> dict[str, str]:
+    """Every job ``squeue`` still lists, finished ones included (``MinJobAge``): id -> ``"<state> <comment>"``."""
+    done = subprocess.run(
+        ["squeue", "-h", "-t", "all", "-o", "%i %T %k"], capture_output=True, text=True, env=cluster.env, check=True
+    )
+    return dict(line.split(" ", 1) for line in done.stdout.splitlines() if line.strip())
+
+
 @pytest.fixture(scope="module")
-def smoke(cluster, tmp_path_factory, python_env) -> tuple[Path, Path]:
-    """The smoke config run locally and on the cluster: the two working directories."""
+def smoke(cluster, tmp_path_factory, python_env) -> tuple[Path, Path, list[str]]:
+    """The smoke config run locally and on the cluster: the two working directories, and the states and comments
+    of the jobs the cluster run submitted (none of another test's, whichever ran first)."""
     local = make_workdir(tmp_path_factory.mktemp("local"), SMOKE, wall_s=10.0)
     snakemake(local)
     on_slurm = make_workdir(tmp_path_factory.mktemp("on-slurm"), SMOKE, wall_s=10.0)
+    earlier = listed_jobs(cluster)
     run_on_slurm(on_slurm, cluster)
-    return local, on_slurm
+    return local, on_slurm, [job for key, job in listed_jobs(cluster).items() if key not in earlier]
 
 
 def assert_same_scores(local: Path, on_slurm: Path) -> None:
@@ -78,16 +90,14 @@ def assert_same_scores(local: Path, on_slurm: Path) -> None:
     assert np.allclose(a.error.astype(float), b.error.astype(float), rtol=1e-9, atol=0, equal_nan=True)
 
 
-def test_slurm_profile_reproduces_the_local_scores(smoke, cluster):
-    local, on_slurm = smoke
+def test_slurm_profile_reproduces_the_local_scores(smoke):
+    local, on_slurm, jobs = smoke
     assert_same_scores(local, on_slurm)
     frame = scores(on_slurm)
     assert (frame[frame.agent == "oracle"].failure_class == "Pass").all()
     assert (frame[frame.agent == "mutants"].failure_class == frame[frame.agent == "mutants"].declared_class).all()
-    jobs = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%T %k"], capture_output=True, text=True, env=cluster.env)
-    states = jobs.stdout.split("\n")
-    assert sum("evaluate" in line for line in states) == 1, states  # the 16 executions ran as one batch: one sbatch
-    assert all(line.startswith("COMPLETED") for line in states if line), states
+    assert sum("evaluate" in job for job in jobs) == 1, jobs  # the 16 executions ran as one batch: one sbatch
+    assert jobs and all(job.split()[0] == "COMPLETED" for job in jobs), jobs
 
 
 def _cancel_first_execution(cluster: SlurmCluster, cancelled: list[str], stop: threading.Event) -> None:
@@ -106,7 +116,7 @@ def _cancel_first_execution(cluster: SlurmCluster, cancelled: list[str], stop: t
 
 
 def test_rerun_on_slurm_touches_one_case_and_survives_scancel(smoke, cluster):
-    local, on_slurm = smoke
+    local, on_slurm, _ = smoke
     before = snapshot(on_slurm)
     cancelled: list[str] = []
     stop = threading.Event()
@@ -156,7 +166,7 @@ print(json.dumps({{"command": request.command, **run(request, "local").to_dict()
 def test_mpi_ranks_start_inside_the_allocation_with_the_mpi_resource(cluster, tmp_path, mpi):
     reason = mpi_env.missing()
     if reason:
-        pytest.skip(reason)
+        require_or_skip("mpi", reason)
     script = tmp_path / "ranks.py"
     script.write_text(RANKS.format(tests=str(REPO / "tests"), cases=str(REPO / "cases" / "re4")))
     run_dir, out = tmp_path / "run", tmp_path / "job.out"

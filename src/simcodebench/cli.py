@@ -1,5 +1,6 @@
-"""The ``simcodebench`` command line: cases, environments, prompts and targets; the suites add their importers,
-replay and compare commands through their plugins (the pipeline itself is Snakemake)."""
+"""The ``simcodebench`` command line: cases, environments, prompts and targets; finished runs compared, bundled
+and exported (:mod:`simcodebench.report.commands`); the suites add their importers, replay and compare commands
+through their plugins (the pipeline itself is Snakemake)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from simcodebench.core.errors import InfrastructureError, InputError
 from simcodebench.core.project import cases_root
 from simcodebench.core.registry import plugins
 from simcodebench.execution.environments import environment_specs, setup_environment
+from simcodebench.report.commands import add_commands
 
 
 def _cases_validate(args: argparse.Namespace) -> int:
@@ -101,12 +103,15 @@ def build_parser() -> argparse.ArgumentParser:
     groups = {
         "import": commands.add_parser("import", help="write an upstream benchmark's data as a suite of cases"),
         "replay": commands.add_parser("replay", help="write recorded upstream generations as a replay file"),
-        "compare": commands.add_parser("compare", help="set our scores of a replayed agent beside upstream's"),
+        "compare": commands.add_parser(
+            "compare", help="set runs side by side (compare runs), or a replayed agent's scores beside upstream's"
+        ),
     }
     subcommands = {
         name: group.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
         for name, group in groups.items()
     }
+    add_commands(commands, subcommands["compare"])
     for plugin in plugins().values():  # each suite adds its importer, replay and compare commands
         plugin.add_commands(subcommands)
     return parser

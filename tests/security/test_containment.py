@@ -25,7 +25,9 @@ OUTPUT_CAP = 10 * 1024 * 1024
 
 ATTACKS = list(BODIES)
 ORACLE_SAMPLE = len(ATTACKS)
-EXPECTED = {  # run status -> failure class
+# run status -> failure class (any other attack: "ok", F-Missing). The statuses show each run ended by itself or at
+# its wall limit; how long the whole pipeline took depends on the machine's load and is not asserted.
+EXPECTED = {
     "memory": {"error": "F-Exec"},
     "loop": {"timeout": "F-Timeout"},
     "flood": {"ok": "F-Missing", "timeout": "F-Timeout"},
@@ -115,9 +117,7 @@ def test_attacks_are_contained(tmp_path, python_env, listener):
     guarded = (work / "cases", work / "config", *results)
     before = _snapshot(*guarded, marker_dir)
 
-    started = time.perf_counter()
     snakemake(work, env=SECRETS)  # completes: every sample is scored
-    elapsed = time.perf_counter() - started
 
     runs = work / "results" / "runs" / "sec" / "re4" / "hilbert"
     for sample, name in enumerate(ATTACKS):
@@ -164,4 +164,3 @@ def test_attacks_are_contained(tmp_path, python_env, listener):
             text = path.read_bytes()
             for secret in (*SECRETS.values(), CANARY):
                 assert secret.encode() not in text, (path, secret)
-    assert elapsed < 150, f"the attack run took {elapsed:.0f} s"

@@ -23,6 +23,12 @@ rule aggregate:
             caption="../report/fields.rst",
             category="Fields",
         ),
+        samples=report(
+            directory(LAYOUT.sample_pages),
+            patterns=["{name}.html"],
+            caption="../report/samples.rst",
+            category="Samples",
+        ),
     log:
         LAYOUT.log("aggregate.log"),
     run:

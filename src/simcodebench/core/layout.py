@@ -12,6 +12,8 @@ of values, a method returns the rule's pattern. ``results/`` of the working dire
     results/cache/replies/                                     the reply cache
     results/logs/                                              job logs of references, calibrations, aggregate
     results/summary/                                           scores.csv, tables, figures, report
+    results/summary/samples/                                   a page per failed sample and a few passed ones
+    results/bundle.tar.gz                                      the run in one file (``simcodebench bundle``)
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ class Layout:
 
     root: str = RESULTS
 
+    @classmethod
+    def of(cls, workdir: str | Path) -> Layout:
+        """The layout of the run whose working directory (the folder holding ``results/``) is ``workdir``."""
+        return cls(f"{Path(workdir).as_posix()}/{RESULTS}")
+
     @property
     def runs(self) -> str:
         """``runs/``: one folder per agent, suite, case, sample and attempt."""
@@ -49,6 +56,25 @@ class Layout:
     def summary_file(self, name: str) -> str:
         """A file of the summary (``scores.csv``, ``summary.md``, ``failure_classes.png``, ``fields``)."""
         return f"{self.summary}/{name}"
+
+    @property
+    def sample_pages(self) -> str:
+        """``summary/samples/``: a page per failed sample and a few passed ones, with ``index.html``."""
+        return self.summary_file("samples")
+
+    def sample_page(self, agent: str, suite: str, case: str, sample: int | str, suffix: str = "html") -> str:
+        """A sample's page (``suffix`` html) or its figure (``png``), flat in ``summary/samples/``."""
+        return f"{self.sample_pages}/{agent}__{suite}__{case}__{sample}.{suffix}"
+
+    @property
+    def calibrations(self) -> str:
+        """``calibration/``: one folder per suite, one file per case."""
+        return f"{self.root}/calibration"
+
+    @property
+    def bundle(self) -> str:
+        """``bundle.tar.gz``: where ``simcodebench bundle`` writes the run by default."""
+        return f"{self.root}/bundle.tar.gz"
 
     def log(self, name: str) -> str:
         """A run-wide job log, such as ``aggregate.log``."""

@@ -1,20 +1,25 @@
-"""Suite plugins found by name: installed packages' entry points, and folders a config names.
+"""Suite plugins found by name: the suites shipped here, installed packages' entry points, and folders a config
+names.
 
-Two sources, the same for the suites shipped here and anyone else's:
+Three sources:
 
-- the entry point group :data:`GROUP` of every installed distribution (``pyproject.toml``:
+- the suites shipped in this package: the ``plugin`` module of every package under :mod:`simcodebench.suites`
+  (found by listing that folder, so nothing here names a particular suite, and no installed metadata can be stale);
+- the entry point group :data:`GROUP` of every installed distribution (another package's ``pyproject.toml``:
   ``[project.entry-points."simcodebench.suites"] my-suite = "my_package.plugin:MySuite"``);
-- the folders named by a config's ``plugins`` key (:func:`use_folders`): every module (``*.py``) and package (a
-  sub-folder with ``__init__.py``) in them is imported, and each :class:`SuitePlugin` subclass it defines is
-  registered under its ``name``.
+- the folders named by a config's ``plugins`` key (:func:`use_folders`).
 
-A name given twice is an error, never a silent override.
+In a plugin module or a folder's module (``*.py``) or package (a sub-folder with ``__init__.py``), each
+:class:`SuitePlugin` subclass it defines is registered under its ``name``. A name given twice is an error, never a
+silent override.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import inspect
+import pkgutil
 import sys
 from functools import cache
 from importlib.metadata import entry_points
@@ -44,6 +49,19 @@ def use_folders(folders: list[str | Path], source: str | Path = "config") -> Non
             plugins.cache_clear()
 
 
+SHIPPED = "simcodebench.suites"
+"""The package whose sub-packages are the suites shipped here."""
+
+
+def _shipped_plugins() -> dict[str, type[SuitePlugin]]:
+    found: dict[str, type[SuitePlugin]] = {}
+    package = importlib.import_module(SHIPPED)
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg and importlib.util.find_spec(f"{SHIPPED}.{info.name}.plugin") is not None:
+            found |= _defined(importlib.import_module(f"{SHIPPED}.{info.name}.plugin"), f"{SHIPPED}.{info.name}")
+    return found
+
+
 def _entry_point_plugins() -> dict[str, type[SuitePlugin]]:
     found: dict[str, type[SuitePlugin]] = {}
     for point in entry_points(group=GROUP):
@@ -67,19 +85,27 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
+def _defined(module: ModuleType, where: str | Path) -> dict[str, type[SuitePlugin]]:
+    """The plugin classes ``module`` defines (not those it imports), by name."""
+    found: dict[str, type[SuitePlugin]] = {}
+    for _, cls in inspect.getmembers(module, inspect.isclass):
+        if issubclass(cls, SuitePlugin) and cls.__module__ == module.__name__ and not inspect.isabstract(cls):
+            _check(cls, str(where))
+            if cls.name in found:
+                raise InputError(where, "name", f"plugin '{cls.name}' is defined twice", "rename one of them")
+            found[cls.name] = cls
+    return found
+
+
 def _folder_plugins(folder: Path) -> dict[str, type[SuitePlugin]]:
     found: dict[str, type[SuitePlugin]] = {}
     for path in sorted(folder.iterdir()):
         is_module = path.suffix == ".py" and not path.name.startswith("_")
-        if not (is_module or (path / "__init__.py").is_file()):
-            continue
-        module = _import_file(path)
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, SuitePlugin) and cls.__module__ == module.__name__ and not inspect.isabstract(cls):
-                _check(cls, str(path))
-                if cls.name in found:
-                    raise InputError(path, "name", f"plugin '{cls.name}' is defined twice", "rename one of them")
-                found[cls.name] = cls
+        if is_module or (path / "__init__.py").is_file():
+            for name, cls in _defined(_import_file(path), path).items():
+                if name in found:
+                    raise InputError(path, "name", f"plugin '{name}' is defined twice", "rename one of them")
+                found[name] = cls
     return found
 
 
@@ -95,11 +121,13 @@ def _check(cls: object, where: str) -> None:
 @cache
 def plugins() -> dict[str, SuitePlugin]:
     """Every plugin found, by name, one instance each."""
-    found = _entry_point_plugins()
-    for folder in _folders:
-        for name, cls in _folder_plugins(folder).items():
-            if name in found:
-                raise InputError(folder, "name", f"plugin '{name}' is already installed", "rename it")
+    found = _shipped_plugins()
+    sources = [(f"entry point group {GROUP}", _entry_point_plugins)]
+    sources += [(str(folder), lambda folder=folder: _folder_plugins(folder)) for folder in _folders]
+    for where, load in sources:
+        for name, cls in load().items():
+            if found.get(name, cls) is not cls:
+                raise InputError(where, "name", f"plugin '{name}' is already found elsewhere", "rename it")
             found[name] = cls
     return {name: cls() for name, cls in found.items()}
 

@@ -1,6 +1,6 @@
 """The ``aggregate`` stage (``workflow/rules/aggregate.smk``): each sample's ``final.json`` (the attempt that
 stands for it), then the summary: ``scores.csv``, the tables (the suites' own through their plugins), the
-failure-class plot and the field figures."""
+failure-class plot, the field figures and a page per failed sample and a few passed ones."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline.plan import Plan
+from simcodebench.report.collect import collect_samples
+from simcodebench.report.sample_pages import write_sample_pages
 from simcodebench.report.summary import write_summary
 
 
@@ -36,8 +38,9 @@ def make_final(score_paths: list[Path], out: Path) -> None:
 
 
 def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
-    """Aggregate the planned samples into ``scores.csv``, the markdown tables, the failure-class plot and,
-    for every agent and field case, sample 0's selected attempt drawn beside the reference."""
+    """Aggregate the planned samples into ``scores.csv``, the markdown tables, the failure-class plot,
+    for every agent and field case sample 0's selected attempt drawn beside the reference, and the sample pages
+    (:mod:`simcodebench.report.sample_pages`), linked from the tables."""
 
     plugins = {suite: plugin_of(case) for (suite, _), case in plan.cases.items()}
     write_summary(Path(plan.layout.runs), out_dir, plugins, final_paths)
@@ -53,6 +56,16 @@ def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
         paths = plan.case_outputs(case.suite.name, case.id)
         reference = load_reference(Path(paths["ref_json"]), Path(paths["ref_h5"]))
         plugin_of(case).plot_comparison(case, run_dir, reference, png)
+    write_sample_pages(plan.layout, collect_samples(final_paths), lambda row, png: _draw(plan, row, png))
+
+
+def _draw(plan: Plan, row: dict[str, Any], png: Path) -> bool:
+    """Draw one sample's attempt (``row``: its row of the tidy frame) beside the reference into ``png``."""
+    case = plan.case(row["suite"], row["case"])
+    paths = plan.case_outputs(row["suite"], row["case"])
+    reference = load_reference(Path(paths["ref_json"]), Path(paths["ref_h5"]))
+    run_dir = Path(plan.layout.attempt_dir(row["agent"], row["suite"], row["case"], row["sample"], row["attempt"]))
+    return plugin_of(case).plot_comparison(case, run_dir / "run", reference, png)
 
 
 def run(plan: Plan, input: Any, output: Any) -> None:

@@ -23,6 +23,7 @@ from simcodebench.core.io import write_json
 from simcodebench.core.logs import job_log
 from simcodebench.core.references import Reference, load_reference
 from simcodebench.core.registry import plugin_of
+from simcodebench.core.versions import case_version
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
@@ -70,6 +71,7 @@ def fixed_calibration(case: Case, runtime: str, settings: dict[str, Any]) -> dic
         "policy": policy,
         "thresholds": {"accuracy": float(policy["accuracy"]["value"]) if fixed else None, "time": None},
         "timing_includes": "nothing: the oracle is not run (fixed thresholds)",
+        "case_version": case_version(case),
         "provenance": provenance(case.suite.environment, runtime),
     }
 
@@ -131,6 +133,7 @@ def calibrate_case(
         "policy": policy,
         "thresholds": {"accuracy": tau_acc, "time": time_threshold(policy.get("time"), t_base)},
         "timing_includes": "interpreter start, imports and the whole script, as for an agent's run",
+        "case_version": case_version(case),
         "provenance": provenance(case.suite.environment, runtime),
     }
 

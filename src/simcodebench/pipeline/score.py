@@ -11,6 +11,7 @@ from simcodebench.core.case_failures import failed_score, failure_of
 from simcodebench.core.cases import Case
 from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
+from simcodebench.core.versions import case_version
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.gates import score_attempt
 
@@ -135,7 +136,11 @@ def make_score(
             **score,
             "run": run_summary,
             "generation": generation,
-            "hashes": {**response.get("hashes", {}), "artifact": [f["sha256"] for f in manifest["files"]]},
+            "hashes": {
+                **response.get("hashes", {}),
+                "artifact": [f["sha256"] for f in manifest["files"]],
+                "case": case_version(case),
+            },
             "provenance": provenance(case.suite.environment, run.get("runtime")),
         },
     )

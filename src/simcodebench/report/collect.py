@@ -47,12 +47,18 @@ COLUMNS: dict[str, str] = {
     "executable": "boolean",
     "stderr_warnings": "Int64",
     "selected": "bool",
+    "gate_class": "object",
+    "case_version": "object",
+    "machine": "object",
 }
 """Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is
 the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``finish_reason``: the endpoint's, of the reply
 extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
 ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and wrote well-formed, finite outputs;
-``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`)."""
+``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`);
+``gate_class``: the first gate missed, before a suite's ``class_map``; ``case_version``: the hash of the case's
+files it was judged on (:mod:`simcodebench.core.versions`); ``machine``: the fingerprint id of the machine that
+scored it."""
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -109,6 +115,9 @@ def _row(rec: dict[str, Any], selected: dict[tuple[str, str, str, int], int]) ->
         "executable": rec.get("executable"),
         "stderr_warnings": (rec.get("diagnostics") or {}).get("stderr_warnings"),
         "selected": False,
+        "gate_class": rec.get("gate_class", rec.get("failure_class")),
+        "case_version": (rec.get("hashes") or {}).get("case"),
+        "machine": ((rec.get("provenance") or {}).get("machine") or {}).get("id"),
     }
 
 

@@ -1,8 +1,10 @@
-"""Interval and estimator arithmetic for pass rates: Wilson score intervals and unbiased pass@k."""
+"""Interval and estimator arithmetic for pass rates: Wilson score intervals, unbiased pass@k, and the paired
+comparison of two agents on the same items (exact McNemar test, paired bootstrap of the difference)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 
 Z95 = 1.959963984540054
 """Two-sided 95% standard-normal quantile."""
@@ -43,3 +45,61 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
     return 1.0 - math.prod(1.0 - k / i for i in range(n - c + 1, n + 1))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value from the discordant pairs: ``only_a`` pairs where only A passed,
+    ``only_b`` where only B passed.
+
+    Under the null hypothesis (A and B pass equally often) each discordant pair is a fair coin, so the p-value
+    is the two-sided binomial test of ``only_a`` successes in ``only_a + only_b`` trials at 1/2 (``scipy``'s
+    ``binomtest``). No discordant pair carries no evidence: 1.0.
+    """
+    if only_a < 0 or only_b < 0:
+        raise ValueError(f"mcnemar_exact needs counts >= 0, got {only_a}, {only_b}")
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(binomtest(only_a, n, 0.5).pvalue)
+
+
+def paired_bootstrap(
+    a: Sequence[bool],
+    b: Sequence[bool],
+    clusters: Sequence[Hashable],
+    resamples: int = 10_000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[float, float, float]:
+    """The difference in pass rate ``mean(a) - mean(b)`` over paired outcomes, with a percentile bootstrap
+    interval at ``level``.
+
+    ``a[i]`` and ``b[i]`` are the two agents' verdicts on the same item (a sample of a case); the bootstrap
+    draws whole ``clusters`` (the cases) with replacement, keeping each item's pair together, since samples of
+    one case are not independent. Seeded: the same inputs give the same interval. Returns
+    ``(difference, low, high)``; raises ``ValueError`` on no pairs or sequences of unequal length.
+    """
+    import numpy as np
+
+    if not len(a) == len(b) == len(clusters):
+        raise ValueError(f"paired_bootstrap needs sequences of one length, got {len(a)}, {len(b)}, {len(clusters)}")
+    if not len(a):
+        raise ValueError("paired_bootstrap needs at least one pair")
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    _, index = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
+    sums = np.bincount(index, weights=diff)
+    sizes = np.bincount(index).astype(float)
+    observed = float(sums.sum() / sizes.sum())
+    if resamples < 1:
+        raise ValueError(f"paired_bootstrap needs resamples >= 1, got {resamples}")
+    rng = np.random.default_rng(seed)
+    chunk = max(1, 2_000_000 // len(sums))  # at most ~16 MB of draws at a time, however many cases
+    estimates = np.empty(resamples)
+    for start in range(0, resamples, chunk):
+        draws = rng.integers(0, len(sums), size=(min(chunk, resamples - start), len(sums)))
+        estimates[start : start + len(draws)] = sums[draws].sum(axis=1) / sizes[draws].sum(axis=1)
+    tail = (1.0 - level) / 2
+    low, high = np.quantile(estimates, [tail, 1.0 - tail])
+    return observed, float(low), float(high)

@@ -1,3 +1,3 @@
-"""The benchmarks shipped with SimCodeBench, one plugin package each (``<suite>/plugin.py``), registered as entry
-points of the group ``simcodebench.suites`` in ``pyproject.toml``. Nothing outside this folder imports any of them:
-the pipeline finds them by the name a ``suite.yaml`` gives (:mod:`simcodebench.core.registry`)."""
+"""The benchmarks shipped with SimCodeBench, one plugin package each (``<suite>/plugin.py``), found by listing
+this folder (:mod:`simcodebench.core.registry`). Nothing outside this folder imports any of them: the pipeline
+finds a suite's plugin by the name its ``suite.yaml`` gives."""
