@@ -3,7 +3,6 @@ it, one Inspect sample per scored sample with its input, output, score, tokens a
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -11,11 +10,6 @@ from runs_support import run_of, sample
 
 from simcodebench import cli
 from simcodebench.report import bundle
-
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("inspect_ai") is None,
-    reason="inspect_ai is not importable: install the 'inspect' extra (pip install -e '.[inspect]')",
-)
 
 
 @pytest.fixture
@@ -67,7 +61,6 @@ def test_export_from_a_bundle(run, tmp_path):
 
 
 def test_analysis_dataframes_read_the_logs(run, tmp_path):
-    pytest.importorskip("pyarrow", reason="inspect_ai.analysis needs pyarrow (the 'inspect' extra installs it)")
     from inspect_ai.analysis import samples_df
 
     cli.main(["export", "inspect", str(run), "--out", str(tmp_path / "logs")])

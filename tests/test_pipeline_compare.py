@@ -4,7 +4,6 @@ sample per scored sample), and each run's report holding its sample pages."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -47,8 +46,6 @@ def test_two_runs_made_apart(tmp_path, python_env, capsys):
     snakemake(mutants, "--report", str(mutants / "report.html"))  # the pages are in the Snakemake report too
     assert "mutants__re4__hilbert__6.html" in (mutants / "report.html").read_text(errors="replace")
 
-    if importlib.util.find_spec("inspect_ai") is None:
-        pytest.skip("inspect_ai is not importable: install the 'inspect' extra (pip install -e '.[inspect]')")
     from inspect_ai.log import read_eval_log
 
     assert cli.main(["export", "inspect", str(mutants), "--out", str(tmp_path / "logs")]) == 0
