@@ -70,9 +70,8 @@ def remove_stale_records(plan: Plan) -> list[str]:
         for attempt in range(attempts):
             for batch in plan.batches(suite, attempt):
                 record = plan.layout.batch_record(suite, attempt, batch)
-                if not Path(record).is_file():
-                    _stale_attempts(plan, suite, attempt, batch, removed)
-                elif (missing := _stale_attempts(plan, suite, attempt, batch, removed)) is not None:
+                missing = _stale_attempts(plan, suite, attempt, batch, removed)
+                if missing is not None and Path(record).is_file():
                     _remove(record, missing, removed)
     summary = plan.layout.summary_file("scores.csv")
     if Path(summary).is_file() and (missing := _missing(plan.batch_targets() + plan.final_targets())) is not None:
