@@ -12,7 +12,9 @@ show_logs()
 
 PLAN = Plan.from_config(config)
 LAYOUT = PLAN.layout
-if workflow.exec_mode == ExecMode.DEFAULT:  # the main process plans; a job's own process never removes
+if (
+    workflow.exec_mode == ExecMode.DEFAULT
+):  # the main process plans; a job's own process never removes
     remove_stale_records(PLAN)
 
 
@@ -37,7 +39,8 @@ def case_files(wildcards):
 
 def ask_inputs(wildcards):
     """What an ``ask`` job reads (``Plan.ask_inputs``), from one input function (Snakemake pays per function and
-    job): its members' case files, attempt a-1's ``evaluate`` records, a mutant's calibrations."""
+    job): its members' case files, attempt a-1's ``evaluate`` records, a mutant's calibrations.
+    """
     return PLAN.ask_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
