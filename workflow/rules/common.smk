@@ -49,6 +49,15 @@ def batch_inputs(wildcards):
     return PLAN.batch_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
+def batch_threads(wildcards):
+    """Cores of one ``evaluate`` job (``Plan.batch_threads``): its members' added when run here (local profile),
+    theirs shared inside a cluster job, where its members run one after another."""
+    local = workflow.local_exec and not workflow.remote_exec
+    return PLAN.batch_threads(
+        wildcards.suite, wildcards.attempt, wildcards.batch, local
+    )
+
+
 def endpoint_resources():
     """Per endpoint resource (e.g. llm_openai), the number of the ``ask`` job's members that call it: Snakemake
     lowers it to the cap of ``--resources llm_openai=N`` (absent: ``DEFAULT_ENDPOINT_CAP``), and the job asks
