@@ -74,7 +74,7 @@ def config(samples: int, url: str) -> dict:
 
 def measure(tree: Path, samples: int, seconds: float, cap: int, root: Path) -> dict:
     """One run from scratch in a new folder under ``root``."""
-    work = root / f"s{samples}-d{seconds:g}-c{cap}"
+    work = Path(tempfile.mkdtemp(prefix=f"s{samples}-d{seconds:g}-c{cap}-", dir=root))
     (work / "config").mkdir(parents=True)
     with TimedServer(default=delay(seconds, text="The answer is 2.")) as server:
         (work / "config" / "config.yaml").write_text(yaml.safe_dump(config(samples, server.url)))

@@ -2,6 +2,7 @@ from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import ExecMode
 
 from simcodebench.core.logs import show_logs
+from simcodebench.execution import slots
 from simcodebench.pipeline import aggregate, ask, calibrate, evaluate, reference
 from simcodebench.pipeline.ask import endpoint_share
 from simcodebench.pipeline.plan import Plan
@@ -50,12 +51,24 @@ def batch_inputs(wildcards):
 
 
 def batch_threads(wildcards):
-    """Cores of one ``evaluate`` job (``Plan.batch_threads``): its members' added when run here (local profile),
-    theirs shared inside a cluster job, where its members run one after another."""
-    local = workflow.local_exec and not workflow.remote_exec
+    """Cores of one ``evaluate`` job (``Plan.batch_threads``): none where jobs share the run's cores as slots
+    (``shared_cores``), else those its members share, one after another (a cluster job).
+    """
     return PLAN.batch_threads(
-        wildcards.suite, wildcards.attempt, wildcards.batch, local
+        wildcards.suite, wildcards.attempt, wildcards.batch, shared_cores()
     )
+
+
+def shared_cores():
+    """Whether jobs run as threads of this process (the local profile): then the run's cores are slots that
+    evaluate members, references and calibrations share (``execution/slots.py``), made here the first time.
+    """
+    settings = workflow.execution_settings
+    shared = workflow.local_exec and not workflow.remote_exec
+    shared = shared and settings is not None and settings.use_threads
+    if shared:
+        slots.share(workflow.cores)
+    return shared
 
 
 def endpoint_resources():

@@ -2,7 +2,11 @@
 cores (the time gate compares wall times with a calibrated ``t_base``), while a run that waits (a hang, a sleep)
 gives its slot back so that another member can start.
 
-The job makes one :class:`Slots`; each member phase holds one (:meth:`Slots.held`) in its thread. The runtime
+Where every job runs as a thread of one Snakemake process (the local profile's ``force-use-threads``), the run's
+cores are one :class:`Slots` shared by every job (:func:`share`, :func:`shared`): ``evaluate`` jobs then claim
+no core of Snakemake's, so that all of them may wait on their slow members at once, and references and
+calibrations hold a slot for their runs, so that no more runs compute at once than there are cores. Otherwise a
+job makes its own :class:`Slots`. Each member phase holds one (:meth:`Slots.held`) in its thread. The runtime
 (``runtime/local.py``, under bwrap and apptainer too) polls a run whose thread holds a slot: once the run's
 process tree has used no CPU for :data:`IDLE_S`, :func:`give_back` frees the slot for the rest of the phase.
 Without a slot (a serial job, a reference, a calibration) nothing is polled.
@@ -55,6 +59,31 @@ class Slots:
         finally:
             _local.slot = None
             slot.release()
+
+
+_shared: list[Slots] = []
+
+
+def share(cores: int) -> None:
+    """Make the process's shared slots, ``cores`` of them (once; the workflow calls it where jobs are threads)."""
+    if not _shared:
+        _shared.append(Slots(cores))
+
+
+def shared() -> Slots | None:
+    """The process's shared slots, or None where jobs do not share them."""
+    return _shared[0] if _shared else None
+
+
+@contextmanager
+def shared_held() -> Iterator[None]:
+    """Hold one of the shared slots for the block (a reference's or calibration's runs); nothing without them."""
+    slots = shared()
+    if slots is None:
+        yield
+        return
+    with slots.held():
+        yield
 
 
 def holding() -> bool:

@@ -20,12 +20,15 @@ from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution, write_run_record
-from simcodebench.execution.slots import Slots
+from simcodebench.execution.slots import Slots, shared
 from simcodebench.pipeline.convergence import make_convergence
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.score import make_score
 
 log = logging.getLogger("simcodebench")
+
+SHARED = 0
+"""``workers`` of :func:`evaluate_batch` that run every member at once on the process's shared core slots."""
 
 
 def partial_path(record: Path) -> Path:
@@ -47,8 +50,9 @@ def evaluate_batch(
     plan: Plan, suite: str, attempt: int, batch: str, out: Path, mpi: str | None, workers: int = 1
 ) -> None:
     """Evaluate every member of the batch not already finished with the same inputs (``workers`` > 1: that many
-    CPU-busy members at once, :mod:`..execution.slots`), then write ``out`` atomically and remove the partial
-    record. The record lists the members in batch order, whatever order they finished in."""
+    CPU-busy members at once; :data:`SHARED`: as many as the shared slots allow; :mod:`..execution.slots`), then
+    write ``out`` atomically and remove the partial record. The record lists the members in batch order, whatever
+    order they finished in."""
     partial = partial_path(out)
     finished = {}
     if partial.is_file():
@@ -76,7 +80,7 @@ def evaluate_batch(
         else:
             todo.append((index, paths, inputs))
     lock = threading.Lock()
-    slots = Slots(workers) if workers > 1 else None
+    slots = shared() if workers == SHARED else Slots(workers) if workers > 1 else None
 
     def one(index: int, paths: dict[str, Path], inputs: str) -> None:
         agent, case_id, sample = members[index]
@@ -205,9 +209,11 @@ def make_run(
 
 
 def run(plan: Plan, wildcards: Any, output: Any, threads: int, resources: Any, log: Any) -> None:
-    """Rule ``evaluate``: execute [+ converge] + score every member of the batch, as many at a time as the job's
-    ``threads`` hold its members' cores (``Plan.batch_threads``: one after another in a one-core cluster job)."""
-    workers = max(1, int(threads) // max(1, int(resources.get("cpus_per_task") or 1)))
+    """Rule ``evaluate``: execute [+ converge] + score every member of the batch: at once on the shared core slots
+    where the job claims no thread (local profile, ``Plan.batch_threads``), else as many at a time as its
+    ``threads`` hold its members' cores (one after another in a one-core cluster job)."""
+    cores = max(1, int(resources.get("cpus_per_task") or 1))
+    workers = SHARED if int(threads) == 0 and shared() is not None else max(1, int(threads) // cores)
     with job_log(Path(log[0])):
         evaluate_batch(
             plan,

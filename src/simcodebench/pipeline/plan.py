@@ -227,12 +227,11 @@ class Plan:
             }
         return self._memo[key]
 
-    def batch_threads(self, suite: str, attempt: int | str, batch: str, local: bool) -> int:
-        """Cores of one ``evaluate`` job: run ``local``ly, its members' cores added (Snakemake lowers them to the
-        run's ``--cores``; the members run at once, as many as the cores hold); on a cluster, the cores its members
-        share (they run one after another, as the job asked SLURM for those alone)."""
-        cores = int(self.batch_resources(suite, attempt, batch)["cpus_per_task"])
-        return cores * len(self.batch_members(suite, attempt, batch)) if local else cores
+    def batch_threads(self, suite: str, attempt: int | str, batch: str, shared: bool) -> int:
+        """Cores of one ``evaluate`` job: 0 where the run's cores are ``shared`` slots of every job
+        (``execution/slots.py``: the members run at once, as many computing as the run has cores); else the cores
+        its members share (they run one after another, as a cluster job asked SLURM for those alone)."""
+        return 0 if shared else int(self.batch_resources(suite, attempt, batch)["cpus_per_task"])
 
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""
