@@ -36,11 +36,14 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import yaml
 from _common import REPO, SNAKEMAKE, machine, workdir
 from dryrun_scale import synthetic_config
 from harness_overhead import measure
 from slurm_job_log import PHASES, member_phases, parse_members, squeue_times
 from snakemake_floor import SNAKEFILE
+
+from simcodebench.pipeline.plan import Plan
 
 sys.path.insert(0, str(REPO / "tests"))
 from pipeline import make_workdir, scores  # noqa: E402
@@ -73,15 +76,29 @@ def is_batched(stats: dict[str, int]) -> bool:
     return "evaluate" in stats
 
 
+COUNT = "sample-attempts"
+"""The key :func:`dry_run` adds to the job stats: the plan's (sample, attempt) pairs, counted from its batches."""
+
+
 def sample_attempts(stats: dict[str, int]) -> int:
-    """(sample, attempt) pairs of a plan: one ``ask`` each (two-job workflow), else one ``execute`` each."""
+    """(sample, attempt) pairs of a plan: :data:`COUNT` where the dry run counted them (an ``ask`` job per batch),
+    else one ``ask`` each (the two-job workflow of issue 18), else one ``execute`` each (a job per step)."""
+    if COUNT in stats:
+        return stats[COUNT]
     return stats["ask"] if is_batched(stats) else stats["execute"]
+
+
+def planned_sample_attempts(work: Path) -> int:
+    """The (sample, attempt) pairs of the plan of ``work``'s config: the members of every batch."""
+    plan = Plan.from_config(yaml.safe_load((work / "config" / "config.yaml").read_text()))
+    attempts = max((agent.attempts for agent in plan.agents.values()), default=0)
+    return sum(len(m) for s in plan.suites() for a in range(attempts) for m in plan.batches(s, a).values())
 
 
 def per_sample_jobs(stats: dict[str, int]) -> dict[str, float]:
     """Jobs per sample-attempt, per rule on a sample's path and in all (key ``total``)."""
     count = sample_attempts(stats)
-    rules = {rule: jobs / count for rule, jobs in stats.items() if rule not in (*SHARED_RULES, "total")}
+    rules = {rule: jobs / count for rule, jobs in stats.items() if rule not in (*SHARED_RULES, "total", COUNT)}
     return {**rules, "total": sum(rules.values())}
 
 
@@ -102,10 +119,11 @@ def timed_peak(command: list[str], cwd: Path | None = None) -> tuple[str, float,
 
 
 def dry_run(work: Path) -> tuple[dict[str, int], float, float, float]:
-    """Job stats, wall seconds, CPU seconds and peak MB of ``snakemake -n --quiet rules`` in ``work``."""
+    """Job stats (with :data:`COUNT`), wall seconds, CPU seconds and peak MB of ``snakemake -n --quiet rules`` in
+    ``work``."""
     command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work), "--force-use-threads"]
     text, seconds, cpu, peak = timed_peak([*command, "-n", "--quiet", "rules"])
-    return job_stats(text), seconds, cpu, peak
+    return {**job_stats(text), COUNT: planned_sample_attempts(work)}, seconds, cpu, peak
 
 
 def floor(jobs: int, root: Path) -> tuple[float, float, float]:

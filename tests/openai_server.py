@@ -98,6 +98,10 @@ class OpenAIServer:
     requests: list[RecordedRequest] = field(default_factory=list)
     windows: dict[str, int] = field(default_factory=dict)
     """``GET /v1/models`` lists these models with their ``max_model_len``, as vLLM does (not recorded)."""
+    in_flight: int = 0
+    """Requests being answered now."""
+    peak_in_flight: int = 0
+    """The most requests answered at once so far."""
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -122,7 +126,7 @@ class OpenAIServer:
 
     def start(self) -> OpenAIServer:
         """Listen on a free port of 127.0.0.1 in a daemon thread."""
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd = _Server(("127.0.0.1", 0), _handler(self))
         threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
@@ -140,7 +144,17 @@ class OpenAIServer:
         self.stop()
 
     def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes, dict[str, str]]:
-        """Record one request and return the status, body and extra headers to send."""
+        """Record one request; return the status, body and extra headers (counted in :attr:`in_flight` meanwhile)."""
+        with self._lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        try:
+            return self._answer(path, headers, raw)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes, dict[str, str]]:
         try:
             request = json.loads(raw)
         except ValueError:
@@ -198,6 +212,13 @@ class OpenAIServer:
             ],
             "usage": usage,
         }
+
+
+class _Server(ThreadingHTTPServer):
+    """A threading server whose listen backlog holds many clients connecting at once (a run's whole cap)."""
+
+    request_queue_size = 256
+    daemon_threads = True
 
 
 def _dumps(data: Any) -> bytes:

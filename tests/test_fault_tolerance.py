@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import openai_server
 import pytest
 from openai_server import OpenAIServer
 from pipeline import REPO, SNAKEMAKE, make_workdir, scores, snakemake
@@ -90,6 +91,38 @@ def test_kill_9_mid_batch_then_rerun_keeps_finished_work_and_forcerun_redoes_all
         assert server.count == SAMPLES
     after = _mtimes(work, list(range(SAMPLES)))
     assert not [f for f in before if after[f] == before[f]]  # a forced rerun redoes every member of the batch
+
+
+@pytest.mark.slow
+def test_kill_9_mid_ask_batch_loses_no_reply_received(tmp_path):
+    """An ``ask`` job asks its batch's members a few at a time; killed half-way, its rerun asks only the members
+    whose reply had not come back (every reply received is in the cache before its extraction)."""
+    samples = 20  # 5 cfd-query cases x 4: one ask job
+    with OpenAIServer(default=openai_server.delay(0.5, text="2")) as server:
+        agent = {"backend": "openai", "base_url": server.url, "model": "m", "api_key_env": None, "samples": 4}
+        cases = {"cfd-query": [f"q0{i}" for i in range(1, 6)]}
+        work = make_workdir(tmp_path, {"suites": ["cfd-query"], "cases": cases, "agents": {"m": agent}})
+        command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work)]
+        first = subprocess.Popen(
+            [*command, "--profile", str(REPO / "profiles" / "local"), "--resources", "llm_openai=2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 600
+            while _cached(work) < 4:
+                assert first.poll() is None and time.monotonic() < deadline, "the run ended or made no progress"
+                time.sleep(0.02)
+            first.send_signal(signal.SIGKILL)
+        finally:
+            first.kill()
+            first.wait()
+        cached, asked = _cached(work), server.count
+        assert 4 <= cached < samples and asked - cached <= 2  # at most the cap's requests were in flight
+        snakemake(work, "--unlock")
+        snakemake(work, "--resources", "llm_openai=2")
+        assert server.count - asked == samples - cached  # only the replies not received are asked
+    assert len(scores(work)) == samples
 
 
 WRITER = """

@@ -11,7 +11,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from harness_cost import job_stats, per_sample_jobs, sample_attempts, slurm_profile  # noqa: E402
+from harness_cost import COUNT, job_stats, per_sample_jobs, sample_attempts, slurm_profile  # noqa: E402
 from slurm_job_log import member_phases, parse_members  # noqa: E402
 
 
@@ -116,3 +116,7 @@ def test_jobs_per_sample_attempt_from_the_dry_run_table() -> None:
     assert per_sample_jobs(stats) == pytest.approx({"ask": 1.0, "evaluate": 3 / 16, "total": 19 / 16})
     old = job_stats(STATS.replace("ask   ", "execute").replace("evaluate  ", "score     "))
     assert sample_attempts(old) == 16 and per_sample_jobs(old)["total"] == pytest.approx(19 / 16)
+    # an ask job per batch (issue 27): the dry run counts the sample-attempts from the plan
+    batched = {**job_stats(STATS.replace("ask               16", "ask                3")), COUNT: 16}
+    assert sample_attempts(batched) == 16
+    assert per_sample_jobs(batched) == pytest.approx({"ask": 3 / 16, "evaluate": 3 / 16, "total": 6 / 16})

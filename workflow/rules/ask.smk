@@ -2,10 +2,11 @@ rule ask:
     input:
         unpack(ask_inputs),
     output:
-        manifest=LAYOUT.attempt_file(*ATTEMPT, MANIFEST),
+        LAYOUT.ask_record("{suite}", "{attempt}", "{batch}"),
     log:
-        LAYOUT.attempt_file(*ATTEMPT, "ask.log"),
+        LAYOUT.ask_record("{suite}", "{attempt}", "{batch}", "log"),
+    threads: 0
     resources:
         **endpoint_resources(),
     run:
-        ask.run(PLAN, wildcards, input, output, log)
+        ask.run(PLAN, wildcards, input, output, resources, log)

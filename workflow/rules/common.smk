@@ -1,9 +1,10 @@
 from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import ExecMode
 
-from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import show_logs
+from simcodebench.execution import slots
 from simcodebench.pipeline import aggregate, ask, calibrate, evaluate, reference
+from simcodebench.pipeline.ask import endpoint_share
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.stale import remove_stale_records
 
@@ -12,10 +13,10 @@ show_logs()
 
 PLAN = Plan.from_config(config)
 LAYOUT = PLAN.layout
-if workflow.exec_mode == ExecMode.DEFAULT:  # the main process plans; a job's own process never removes
+if (
+    workflow.exec_mode == ExecMode.DEFAULT
+):  # the main process plans; a job's own process never removes
     remove_stale_records(PLAN)
-# the wildcards of one attempt, for the layout's patterns
-ATTEMPT = ("{agent}", "{suite}", "{case}", "{sample}", "{attempt}")
 
 
 wildcard_constraints:
@@ -38,43 +39,50 @@ def case_files(wildcards):
 
 
 def ask_inputs(wildcards):
-    """What an ``ask`` job reads, from one input function (Snakemake pays per function and job): the case's
-    files, so an edited case asks again; for attempt a > 0 the batch record of the ``evaluate`` job that scored
-    (case, sample, a-1), whose messages, reply and score.json (a side output of that job) it reads; for a mutant
-    agent the case's calibration (the slow mutant is placed past the calibrated time gate).
+    """What an ``ask`` job reads (``Plan.ask_inputs``), from one input function (Snakemake pays per function and
+    job): its members' case files, attempt a-1's ``evaluate`` records, a mutant's calibrations.
     """
-    named = {"case": PLAN.case_files(wildcards.suite, wildcards.case)}
-    attempt = int(wildcards.attempt)
-    if attempt > 0:
-        batch = PLAN.batch_of(
-            wildcards.agent,
-            wildcards.suite,
-            wildcards.case,
-            wildcards.sample,
-            attempt - 1,
-        )
-        named["previous_batch"] = LAYOUT.batch_record(
-            wildcards.suite, attempt - 1, batch
-        )
-    if PLAN.agents[wildcards.agent].backend == "mutant":
-        named["calibration"] = LAYOUT.calibration(wildcards.suite, wildcards.case)
-    return named
+    return PLAN.ask_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
 def batch_inputs(wildcards):
-    """Every member's solution manifest, and its cases' references and calibrations."""
+    """The batch's ``ask`` record, and its cases' references and calibrations."""
     return PLAN.batch_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
-def endpoint_resources():
-    """One unit of the agent's endpoint resource (e.g. llm_openai) per call, so a profile can cap them (a
-    constant where every agent shares one endpoint: Snakemake pays per function and job).
+def batch_threads(wildcards):
+    """Cores of one ``evaluate`` job (``Plan.batch_threads``): none where jobs share the run's cores as slots
+    (``shared_cores``), else those its members share, one after another (a cluster job).
     """
+    return PLAN.batch_threads(
+        wildcards.suite, wildcards.attempt, wildcards.batch, shared_cores()
+    )
+
+
+def shared_cores():
+    """Whether jobs run as threads of this process (the local profile): then the run's cores are slots that
+    evaluate members, references and calibrations share (``execution/slots.py``), made here the first time.
+    """
+    settings = workflow.execution_settings
+    shared = workflow.local_exec and not workflow.remote_exec
+    shared = shared and settings is not None and settings.use_threads
+    if shared:
+        slots.share(workflow.cores)
+    return shared
+
+
+def endpoint_resources():
+    """Per endpoint resource (e.g. llm_openai), the number of the ``ask`` job's members that call it: Snakemake
+    lowers it to the cap of ``--resources llm_openai=N`` (absent: ``DEFAULT_ENDPOINT_CAP``), and the job asks
+    that many members at a time (``pipeline/ask.py``)."""
     names = sorted({a.endpoint for a in PLAN.agents.values()})
-    if len(names) == 1:
-        return {names[0]: 1}
     return {
-        name: (lambda wc, name=name: int(PLAN.agents[wc.agent].endpoint == name))
+        name: (
+            lambda wc, name=name: endpoint_share(
+                PLAN.ask_endpoints(wc.suite, wc.attempt, wc.batch).get(name, 0),
+                name in workflow.global_resources,
+            )
+        )
         for name in names
     }
 

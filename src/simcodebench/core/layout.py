@@ -8,6 +8,7 @@ of values, a method returns the rule's pattern. ``results/`` of the working dire
     results/calibration/<suite>/<case>.json                    thresholds
     results/runs/<agent>/<suite>/<case>/<sample>/<attempt>/    prompt, reply, solution/, run/, score.json
     results/runs/<agent>/<suite>/<case>/<sample>/final.json    the attempt that stands for the sample
+    results/asks/<suite>/<attempt>/<batch>.json                an ask job's record (the same batch's replies)
     results/batches/<suite>/<attempt>/<batch>.json             an evaluate job's record
     results/cache/replies/                                     the reply cache
     results/logs/                                              job logs of references, calibrations, aggregate
@@ -24,7 +25,7 @@ from pathlib import Path
 RESULTS = "results"
 """The default root."""
 MANIFEST = "solution/manifest.json"
-"""An attempt's extracted artifact's manifest: the last file ``ask`` writes, the one it declares."""
+"""An attempt's extracted artifact's manifest: the last file ``ask`` writes for the attempt."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,11 @@ class Layout:
     def final(self, agent: str, suite: str, case: str, sample: int | str) -> str:
         """The sample's ``final.json``."""
         return f"{self.sample_dir(agent, suite, case, sample)}/final.json"
+
+    def ask_record(self, suite: str, attempt: int | str, batch: str, suffix: str = "json") -> str:
+        """An ``ask`` job's record (``suffix`` json: its members' reply status) or log (``log``); the job asks for
+        the members of the ``evaluate`` batch of the same name."""
+        return f"{self.root}/asks/{suite}/{attempt}/{batch}.{suffix}"
 
     def batch_record(self, suite: str, attempt: int | str, batch: str, suffix: str = "json") -> str:
         """An ``evaluate`` job's record (``suffix`` json) or log (``log``)."""

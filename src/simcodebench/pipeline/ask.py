@@ -1,9 +1,15 @@
-"""The ``ask`` stage (``workflow/rules/ask.smk``): one attempt's prompt, the agent's reply (through the reply
-cache) and the artifact extracted from it, in that order, in the attempt's folder."""
+"""The ``ask`` stage (``workflow/rules/ask.smk``): one job per batch (the members of the ``evaluate`` batch of
+the same name); for each member, its attempt's prompt, the agent's reply (through the reply cache) and the
+artifact extracted from it, in that order, in the attempt's folder. The members wait on the network in threads,
+as many at a time per endpoint as the job's endpoint resource (the cap): the job holds no core."""
 
 from __future__ import annotations
 
+import logging
 import shutil
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +21,12 @@ from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Previous
 from simcodebench.core.cases import Case
 from simcodebench.core.io import atomic_write_text, read_json, write_json
+from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
+
+log = logging.getLogger("simcodebench")
 
 
 def make_prompt(
@@ -94,29 +103,34 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
     write_json(out_manifest, manifest)
 
 
-def _optional(named: Any, key: str) -> Path | None:
-    value = named.get(key)
-    return Path(value) if value else None
+DEFAULT_ENDPOINT_CAP = 8
+"""Requests in flight per endpoint when ``--resources llm_<endpoint>=N`` does not say (the profiles say 8)."""
 
 
-def run(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
-    """Rule ``ask``: the attempt's ``prompt.md`` and ``messages.json``, the agent's reply ``response.json``
-    (through the reply cache) and the extracted ``solution/``, in that order, in the attempt's folder (messages,
-    and why it failed, in ``log``). Only ``solution/manifest.json``, written last, is declared as output to
-    Snakemake: each declared file costs every job of a large plan (README, "What a job is, and why")."""
-    agent, case = plan.agents[wildcards.agent], plan.case(wildcards.suite, wildcards.case)
-    sample, attempt = int(wildcards.sample), int(wildcards.attempt)
-    folder = Path(plan.layout.sample_dir(wildcards.agent, wildcards.suite, wildcards.case, sample))
+def endpoint_share(members: int, capped: bool) -> int:
+    """The units of an endpoint resource an ``ask`` job declares: one per member calling it, which Snakemake
+    lowers to the run's cap when there is one (``capped``); else at most :data:`DEFAULT_ENDPOINT_CAP`."""
+    return members if capped else min(members, DEFAULT_ENDPOINT_CAP)
+
+
+def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Any]:
+    """One member: the attempt's ``prompt.md`` and ``messages.json``, the agent's reply ``response.json``
+    (through the reply cache, written before extraction) and the extracted ``solution/`` (its manifest last), in
+    the attempt's folder; its messages, and why it failed, in the attempt's ``ask.log``."""
+    agent, case = plan.agents[agent_name], plan.case(suite, case_id)
+    folder = Path(plan.layout.sample_dir(agent_name, suite, case_id, sample))
     here, previous = folder / str(attempt), folder / str(attempt - 1)
     read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0
-    with job_log(Path(log[0])):
+    calibration = Path(plan.layout.calibration(suite, case_id)) if agent.backend == "mutant" else None
+    start = time.perf_counter()
+    with job_log(here / "ask.log"):
         make_prompt(
             agent,
             case,
             attempt,
             here / "prompt.md",
             here / "messages.json",
-            *(previous / name if attempt else None for name in read),
+            *(previous / n if attempt else None for n in read),
         )
         make_response(
             agent,
@@ -126,7 +140,63 @@ def run(plan: Plan, wildcards: Any, input: Any, output: Any, log: Any) -> None:
             here / "messages.json",
             here / "response.json",
             Path(plan.layout.reply_cache),
-            _optional(input, "calibration"),
+            calibration,
             plan.force_reply,
         )
-        make_solution(case, here / "response.json", Path(output.manifest))
+        make_solution(case, here / "response.json", here / MANIFEST)
+    status = read_json(here / MANIFEST)["status"]
+    return {
+        "agent": agent_name,
+        "case": case_id,
+        "sample": sample,
+        "status": status,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def ask_batch(plan: Plan, suite: str, attempt: int, batch: str, pools: dict[str, int]) -> list[dict[str, Any]]:
+    """Ask every member of the batch, ``pools[endpoint]`` members of each endpoint at a time (a thread each:
+    they wait on the network, not on a core); the members' records in batch order. A member that fails is
+    logged and the others finish; then the first failure is raised (no record: the job runs again, and the
+    replies already received come from the cache)."""
+    members = plan.batch_members(suite, attempt, batch)
+    by_endpoint: dict[str, list[int]] = {}
+    for index, (agent, _, _) in enumerate(members):
+        by_endpoint.setdefault(plan.agents[agent].endpoint, []).append(index)
+    futures: dict[int, Future[dict[str, Any]]] = {}
+    with ExitStack() as stack:
+        for endpoint, indices in by_endpoint.items():
+            pool = stack.enter_context(ThreadPoolExecutor(max(1, pools.get(endpoint) or 1), f"ask-{endpoint}"))
+            for i in indices:
+                agent, case_id, sample = members[i]
+                futures[i] = pool.submit(ask_attempt, plan, agent, suite, case_id, sample, attempt)
+    records, failures = [], []
+    for i, (agent, case_id, sample) in enumerate(members):
+        try:
+            records.append(futures[i].result())
+        except Exception as exc:  # noqa: BLE001 - reported, then the first one is raised
+            log.error(
+                "ask %s %s/%s sample %d attempt %d: %s: %s",
+                agent,
+                suite,
+                case_id,
+                sample,
+                attempt,
+                type(exc).__name__,
+                exc,
+            )
+            failures.append(exc)
+    if failures:
+        raise failures[0]
+    return records
+
+
+def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
+    """Rule ``ask``: every member of the batch (:func:`ask_batch`, as many at a time per endpoint as the job's
+    endpoint resource), then the record (each member's status and seconds). Only the record is declared to
+    Snakemake: each declared file costs every job of a large plan (README, "What a job is, and why")."""
+    suite, attempt, batch = wildcards.suite, int(wildcards.attempt), wildcards.batch
+    with job_log(Path(log[0])):
+        pools = {name: int(resources.get(name) or 1) for name in plan.ask_endpoints(suite, attempt, batch)}
+        records = ask_batch(plan, suite, attempt, batch, pools)
+        write_json(Path(output[0]), {"suite": suite, "attempt": attempt, "batch": batch, "members": records})

@@ -27,6 +27,7 @@ from simcodebench.core.versions import case_version
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
+from simcodebench.execution.slots import shared_held
 from simcodebench.pipeline.plan import Plan
 
 log = logging.getLogger("simcodebench")
@@ -168,7 +169,7 @@ def make_calibration(
 
 def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
     """Rule ``calibration`` (its messages, and why it failed, in ``log``)."""
-    with job_log(Path(log[0])):
+    with job_log(Path(log[0])), shared_held():  # its timed runs compute alone on a core
         make_calibration(
             plan.case(wildcards.suite, wildcards.case),
             Path(input.ref_json),

@@ -11,7 +11,7 @@ from typing import Any
 from simcodebench.agents.settings import Agent, load_agents
 from simcodebench.core.cases import Case, load_suite_cases, split_suite_name
 from simcodebench.core.errors import InputError
-from simcodebench.core.layout import MANIFEST, Layout
+from simcodebench.core.layout import Layout
 from simcodebench.core.project import cases_root
 from simcodebench.core.registry import use_folders
 from simcodebench.execution.runtime.apptainer import resolve_image
@@ -170,12 +170,38 @@ class Plan:
         return self.batches(suite, attempt)[batch]
 
     def batch_inputs(self, suite: str, attempt: int | str, batch: str) -> list[str]:
-        """What an ``evaluate`` job reads: each member's solution manifest (the last file its ``ask`` writes),
-        its cases' references and calibrations."""
+        """What an ``evaluate`` job reads: the record of the ``ask`` job of the same batch (written after every
+        member's solution manifest), its cases' references and calibrations."""
+        cases = dict.fromkeys(c for _, c, _ in self.batch_members(suite, attempt, batch))
+        outputs = [path for c in cases for path in self.case_outputs(suite, c).values()]
+        return [self.layout.ask_record(suite, attempt, batch), *outputs]
+
+    def ask_inputs(self, suite: str, attempt: int | str, batch: str) -> dict[str, list[str]]:
+        """What an ``ask`` job reads: its members' case files (``case``: an edited case asks again); for attempt
+        a > 0 the records of the ``evaluate`` jobs that scored its members' attempt a-1 (``previous``: it reads
+        their messages, replies and scores); the calibrations of a mutant agent's cases (``calibration``: the slow
+        mutant is placed past the calibrated time gate)."""
         members = self.batch_members(suite, attempt, batch)
-        manifests = [self.layout.attempt_file(a, suite, c, i, attempt, MANIFEST) for a, c, i in members]
         cases = dict.fromkeys(c for _, c, _ in members)
-        return manifests + [path for c in cases for path in self.case_outputs(suite, c).values()]
+        named = {"case": sorted({f for c in cases for f in self.case_files(suite, c)})}
+        if int(attempt) > 0:
+            previous = dict.fromkeys(self.batch_of(a, suite, c, i, int(attempt) - 1) for a, c, i in members)
+            named["previous"] = [self.layout.batch_record(suite, int(attempt) - 1, b) for b in previous]
+        mutated = dict.fromkeys(c for a, c, _ in members if self.agents[a].backend == "mutant")
+        if mutated:
+            named["calibration"] = [self.layout.calibration(suite, c) for c in mutated]
+        return named
+
+    def ask_endpoints(self, suite: str, attempt: int | str, batch: str) -> dict[str, int]:
+        """How many members of an ``ask`` job call each endpoint resource (``llm_openai``...), computed once."""
+        key = ("ask_endpoints", suite, str(attempt), batch)
+        if key not in self._memo:
+            counts: dict[str, int] = {}
+            for agent, _, _ in self.batch_members(suite, attempt, batch):
+                name = self.agents[agent].endpoint
+                counts[name] = counts.get(name, 0) + 1
+            self._memo[key] = counts
+        return self._memo[key]
 
     def case_outputs(self, suite: str, case: str) -> dict[str, str]:
         """The case's reference (``ref_json``, ``ref_h5``) and ``calibration`` files, which its samples' scoring
@@ -200,6 +226,12 @@ class Plan:
                 **{k: per_case[0][k] for k in BATCH_KEY},
             }
         return self._memo[key]
+
+    def batch_threads(self, suite: str, attempt: int | str, batch: str, shared: bool) -> int:
+        """Cores of one ``evaluate`` job: 0 where the run's cores are ``shared`` slots of every job
+        (``execution/slots.py``: the members run at once, as many computing as the run has cores); else the cores
+        its members share (they run one after another, as a cluster job asked SLURM for those alone)."""
+        return 0 if shared else int(self.batch_resources(suite, attempt, batch)["cpus_per_task"])
 
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""

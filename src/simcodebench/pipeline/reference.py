@@ -14,6 +14,7 @@ from simcodebench.core.logs import job_log
 from simcodebench.core.references import save_reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.execution.provenance import provenance
+from simcodebench.execution.slots import shared_held
 from simcodebench.pipeline.plan import Plan
 
 log = logging.getLogger("simcodebench")
@@ -36,5 +37,5 @@ def make_reference(case: Case, out_json: Path, out_h5: Path) -> None:
 
 def run(plan: Plan, wildcards: Any, output: Any, log: Any) -> None:
     """Rule ``reference`` (its messages, and why it failed, in ``log``)."""
-    with job_log(Path(log[0])):
+    with job_log(Path(log[0])), shared_held():
         make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5))

@@ -20,7 +20,7 @@ from simcodebench.pipeline.plan import Plan
 log = logging.getLogger("simcodebench")
 
 ATTEMPT_FILES = ("response.json", "messages.json", MANIFEST)
-"""What an ``ask`` job leaves in the attempt's folder: its manifest stands for the reply and the messages."""
+"""What an ``ask`` job leaves in each member's attempt folder: its record stands for them all."""
 
 
 def _missing(paths: list[str]) -> str | None:
@@ -48,16 +48,18 @@ def _stale_case_records(plan: Plan, removed: list[str]) -> None:
 
 
 def _stale_attempts(plan: Plan, suite: str, attempt: int, batch: str, removed: list[str]) -> str | None:
-    """Remove the manifests of the batch's members whose reply or messages are gone; return the first file the
-    batch record stands for that is missing (a member's manifest or score, a case's reference or calibration)."""
-    first = None
+    """Remove the batch's ``ask`` record when a member's reply, messages or manifest is gone; return the first
+    file the ``evaluate`` record stands for that is missing (a member's ask files or score, a case's reference or
+    calibration)."""
+    first = gone = None
     for agent, case, sample in plan.batch_members(suite, attempt, batch):
         files = [plan.layout.attempt_file(agent, suite, case, sample, attempt, name) for name in ATTEMPT_FILES]
-        manifest = files[-1]
-        if Path(manifest).is_file() and (missing := _missing(files[:-1])) is not None:
-            _remove(manifest, missing, removed)
+        gone = gone or _missing(files)
         score = plan.layout.attempt_file(agent, suite, case, sample, attempt, "score.json")
-        first = first or _missing([manifest, score, *plan.case_outputs(suite, case).values()])
+        first = first or gone or _missing([score, *plan.case_outputs(suite, case).values()])
+    asked = plan.layout.ask_record(suite, attempt, batch)
+    if gone is not None and Path(asked).is_file():
+        _remove(asked, gone, removed)
     return first
 
 

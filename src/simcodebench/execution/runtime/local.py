@@ -11,9 +11,12 @@ import time
 from pathlib import Path
 from typing import IO
 
+from simcodebench.execution import slots
 from simcodebench.execution.runtime.base import RunRequest, RunResult, sandbox_environment
 
 READ_CHUNK = 1 << 16
+POLL_S = 0.5
+"""How often a run whose thread holds a core slot is looked at (:mod:`..slots`)."""
 
 
 def _drain(stream: IO[bytes], target: Path, cap: int, counts: dict[str, int], key: str) -> None:
@@ -31,6 +34,22 @@ def _drain(stream: IO[bytes], target: Path, cap: int, counts: dict[str, int], ke
 def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def _wait(waiter: threading.Thread, pid: int, wall_s: float) -> None:
+    """Wait for ``waiter`` (the reaper of ``pid``) at most ``wall_s``; where this thread holds a core slot, give
+    it back as soon as the run's processes wait without using CPU (:mod:`..slots`)."""
+    if not slots.holding():
+        waiter.join(wall_s)
+        return
+    deadline = time.perf_counter() + wall_s
+    watch = slots.IdleWatch(pid, time.perf_counter())
+    while waiter.is_alive() and (left := deadline - time.perf_counter()) > 0:
+        waiter.join(min(POLL_S, left))
+        if waiter.is_alive() and watch.idle(time.perf_counter()):
+            slots.give_back()
+            waiter.join(max(0.0, deadline - time.perf_counter()))
+            return
 
 
 def limited_command(request: RunRequest, nproc: int | None = None) -> list[str]:
@@ -91,7 +110,7 @@ def execute(request: RunRequest, runtime: str = "local", command: list[str] | No
 
     waiter = threading.Thread(target=reap, daemon=True)
     waiter.start()
-    waiter.join(request.wall_s)
+    _wait(waiter, proc.pid, request.wall_s)
     timed_out = waiter.is_alive()
     if timed_out:
         _kill_group(proc.pid)
