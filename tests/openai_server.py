@@ -98,6 +98,8 @@ class OpenAIServer:
     requests: list[RecordedRequest] = field(default_factory=list)
     windows: dict[str, int] = field(default_factory=dict)
     """``GET /v1/models`` lists these models with their ``max_model_len``, as vLLM does (not recorded)."""
+    key: str | None = None
+    """When set, a request without ``Authorization: Bearer <key>`` is answered 401, as OpenAI answers a wrong key."""
     in_flight: int = 0
     """Requests being answered now."""
     peak_in_flight: int = 0
@@ -162,6 +164,8 @@ class OpenAIServer:
         kept = {k: v for k, v in headers.items() if k.lower() != "authorization"}
         with self._lock:
             self.requests.append(RecordedRequest(path, kept, len(kept) < len(headers), request))
+            if not self.authorised(headers):
+                return 401, _UNAUTHORISED, {}
             if path != CHAT_PATH or not isinstance(request, dict):
                 return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}}), {}
             behaviour = self.script.pop(0) if self.script else self.default
@@ -176,8 +180,15 @@ class OpenAIServer:
         time.sleep(behaviour.seconds)
         return 200, _dumps(self._completion(behaviour, request)), {}
 
-    def models(self, path: str) -> tuple[int, bytes]:
-        """The answer to a GET: the model list at ``/v1/models``, else 404."""
+    def authorised(self, headers: dict[str, str]) -> bool:
+        """Whether ``headers`` carry the :attr:`key` (always, when there is none)."""
+        sent = {k.lower(): v for k, v in headers.items()}.get("authorization")
+        return self.key is None or sent == f"Bearer {self.key}"
+
+    def models(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """The answer to a GET: the model list at ``/v1/models``, else 404; 401 without the :attr:`key`."""
+        if not self.authorised(headers or {}):
+            return 401, _UNAUTHORISED
         if path != "/v1/models":
             return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
         data = [{"id": m, "object": "model", "owned_by": "test", "max_model_len": n} for m, n in self.windows.items()]
@@ -225,6 +236,9 @@ def _dumps(data: Any) -> bytes:
     return json.dumps(data).encode()
 
 
+_UNAUTHORISED = _dumps({"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
+
+
 def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
     """A request handler class bound to ``server``."""
 
@@ -244,7 +258,7 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 pass  # the client timed out and left
 
         def do_GET(self) -> None:
-            code, body = server.models(self.path)
+            code, body = server.models(self.path, dict(self.headers.items()))
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))

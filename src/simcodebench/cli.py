@@ -15,6 +15,7 @@ from simcodebench.core.project import cases_root
 from simcodebench.core.registry import plugins
 from simcodebench.execution.environments import environment_specs, setup_environment
 from simcodebench.report.commands import add_commands
+from simcodebench.run.eval_command import add_eval_command
 
 
 def _cases_validate(args: argparse.Namespace) -> int:
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         for name, group in groups.items()
     }
     add_commands(commands, subcommands["compare"])
+    add_eval_command(commands)
     for plugin in plugins().values():  # each suite adds its importer, replay and compare commands
         plugin.add_commands(subcommands)
     return parser
@@ -120,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; bad input is reported in one line and exit status 2."""
     args = build_parser().parse_args(argv)
+    args.argv = sys.argv[1:] if argv is None else argv  # the command line, as `eval` records it
     try:
         return args.func(args)
     except InputError as exc:

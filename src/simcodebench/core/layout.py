@@ -15,6 +15,7 @@ of values, a method returns the rule's pattern. ``results/`` of the working dire
     results/summary/                                           scores.csv, tables, figures, report
     results/summary/samples/                                   a page per failed sample and a few passed ones
     results/bundle.tar.gz                                      the run in one file (``simcodebench bundle``)
+    results/eval_config.yaml                                   the config ``simcodebench eval`` resolved and ran
 """
 
 from __future__ import annotations
@@ -76,6 +77,11 @@ class Layout:
     def bundle(self) -> str:
         """``bundle.tar.gz``: where ``simcodebench bundle`` writes the run by default."""
         return f"{self.root}/bundle.tar.gz"
+
+    @property
+    def eval_config(self) -> str:
+        """``eval_config.yaml``: the config ``simcodebench eval`` resolved, with its command line and date."""
+        return f"{self.root}/eval_config.yaml"
 
     def log(self, name: str) -> str:
         """A run-wide job log, such as ``aggregate.log``."""

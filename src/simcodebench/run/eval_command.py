@@ -1,0 +1,151 @@
+"""``simcodebench eval``: resolve the config, check the endpoint, write the config beside the results, run the
+workflow and exit with its status."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from simcodebench.core.errors import InputError
+from simcodebench.core.layout import Layout
+from simcodebench.core.project import project_root
+from simcodebench.pipeline.plan import Plan
+from simcodebench.run.eval_config import COMMAND_LINE, config_text, default_config, resolve_config, write_config
+from simcodebench.run.preflight import preflight
+
+DEFAULT_ENDPOINT = "llm_openai"
+"""The Snakemake resource that caps an ``openai`` agent's requests in flight (its ``endpoint`` default)."""
+
+
+def _at_least(minimum: float, option: str, value: float | None) -> None:
+    """One line naming ``option`` when ``value`` is below ``minimum``."""
+    if value is not None and value < minimum:
+        raise InputError(COMMAND_LINE, option, f"is {value}", f"give a value of at least {minimum:g}")
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    for option, minimum in (
+        ("limit", 1),
+        ("samples", 1),
+        ("max_tokens", 1),
+        ("cores", 1),
+        ("max_connections", 1),
+        ("temperature", 0),
+        ("max_cost_usd", 0),
+    ):
+        _at_least(minimum, "--" + option.replace("_", "-"), getattr(args, option))
+
+
+def profile_folder(profile: str) -> Path:
+    """A profile by name (a folder of the repository's ``profiles/``) or by path."""
+    named = project_root() / "profiles" / profile
+    folder = named if named.is_dir() else Path(profile)
+    if not (folder / "config.yaml").is_file():
+        choices = sorted(p.name for p in (project_root() / "profiles").iterdir() if p.is_dir())
+        raise InputError(COMMAND_LINE, "--profile", f"'{profile}' is not a profile", f"use one of {choices}")
+    return folder.resolve()
+
+
+def snakemake_command(args: argparse.Namespace, config_file: Path, run_dir: Path) -> list[str]:
+    """The Snakemake command line that runs the workflow on ``config_file`` in ``run_dir``."""
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(project_root() / "Snakefile"),
+        "--directory",
+        str(run_dir),
+        "--profile",
+        str(profile_folder(args.profile)),
+        "--configfile",
+        str(config_file),
+        "--replace-workflow-config",
+    ]
+    if args.cores:
+        command += ["--cores", str(args.cores)]
+    if args.max_connections:
+        command += ["--resources", f"{DEFAULT_ENDPOINT}={args.max_connections}"]
+    if args.dry_run:
+        command.append("--dry-run")
+    return command
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Resolve and check everything, then run the workflow; its exit status is returned. Bad options, a missing
+    key or an endpoint that cannot answer raise :class:`InputError` before anything is written or asked."""
+    argv = list(args.argv)
+    _check_numbers(args)
+    config = resolve_config(args, default_config())
+    run_dir = Path(args.run_dir).resolve()
+    config_file = Path(Layout.of(run_dir).eval_config)
+    Plan.from_config(config, str(config_file))
+    profile_folder(args.profile)
+    (agent,) = config["agents"].values()
+    served = preflight(agent)
+    listed = f"{len(served)} model(s) listed"
+    print(f"preflight: {agent['base_url']} ({listed}) answered a 1-token chat request of '{agent['model']}'")
+    if args.dry_run:
+        with tempfile.TemporaryDirectory(prefix="simcodebench-eval-") as scratch:
+            scratch_file = Path(scratch) / "eval_config.yaml"
+            scratch_file.write_text(config_text(config, argv))
+            print(scratch_file.read_text(), end="", flush=True)
+            return subprocess.run(snakemake_command(args, scratch_file, run_dir)).returncode
+    write_config(config_file, config, argv)
+    print(f"config: {config_file}", flush=True)
+    status = subprocess.run(snakemake_command(args, config_file, run_dir)).returncode
+    summary = Layout.of(run_dir).summary
+    print(f"scores: {summary}/scores.csv  tables: {summary}/summary.md  config: {config_file}")
+    return status
+
+
+def add_eval_command(commands: argparse._SubParsersAction) -> None:
+    """Add ``eval`` to the subcommands."""
+    parser = commands.add_parser(
+        "eval",
+        help="evaluate one model on an OpenAI-compatible endpoint: preflight, resolved config, the workflow",
+        description=(
+            "Evaluate one model: check the endpoint (one model listing, one 1-token chat request), write the "
+            "resolved config to RUN_DIR/results/eval_config.yaml, run the workflow and exit with its status."
+        ),
+    )
+    model = parser.add_argument_group("model")
+    model.add_argument("--model", required=True, help="the model's name as the server serves it")
+    model.add_argument(
+        "--base-url", required=True, help="the OpenAI-compatible endpoint, e.g. http://localhost:8000/v1"
+    )
+    model.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="the environment variable holding the API key (default: OPENAI_API_KEY where it is set, else no key)",
+    )
+    model.add_argument("--agent", help="the agent's name in the results (default: the model's, sanitised)")
+    model.add_argument("--temperature", type=float, help="sampling temperature (default: the server's)")
+    model.add_argument("--max-tokens", type=int, help="the reply's token limit (default: the server's)")
+    model.add_argument("--seed", type=int, help="the request's seed (default: none)")
+    model.add_argument("--timeout-s", type=float, help="one request's timeout in seconds (default 600)")
+    model.add_argument("--max-cost-usd", type=float, help="the agent's spending cap in USD (key max_cost_usd)")
+    model.add_argument(
+        "--protocol",
+        choices=["default", "paper"],
+        help="paper: each suite's published settings (default: the harness's own)",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument("--suites", nargs="+", metavar="S", help="suites to run (default: the default config's, re4)")
+    run.add_argument("--limit", type=int, metavar="N", help="only the first N cases of each suite, by sorted id")
+    run.add_argument("--samples", type=int, default=1, metavar="K", help="samples per case (default 1)")
+    run.add_argument("--run-dir", default=".", help="the run's working directory; results go to RUN_DIR/results")
+    run.add_argument("--profile", default="local", help="Snakemake profile: local, slurm or a folder (default local)")
+    run.add_argument("--cores", type=int, help="cores of the local run (default: the profile's)")
+    run.add_argument(
+        "--max-connections", type=int, help="requests in flight to the endpoint (default: the profile's, 8)"
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check the endpoint, print the resolved config and the jobs; write nothing under results",
+    )
+    parser.set_defaults(func=run_eval)
