@@ -19,7 +19,7 @@ from simcodebench.pipeline.plan import Plan
 from simcodebench.run.eval_config import default_config, resolve_config
 
 MODEL = "org/test-model:1"
-AGENT = "org-test-model-1"
+AGENT = "test-model-1"
 
 
 def _eval(run_dir, url, *extra):
@@ -104,7 +104,8 @@ def test_a_web_server_that_is_not_openai_names_base_url(tmp_path, capsys):
         code = _eval(tmp_path / "run", f"http://127.0.0.1:{web.server_address[1]}")
         web.shutdown()
     assert code == 2
-    assert "not an OpenAI-compatible server" in _one_line_naming(capsys, "--base-url")
+    err = _one_line_naming(capsys, "--base-url")
+    assert "not an OpenAI-compatible server" in err and f"try http://127.0.0.1:{web.server_address[1]}/v1" in err
     assert not (tmp_path / "run").exists()
 
 
@@ -146,6 +147,13 @@ def test_a_model_that_lists_but_cannot_chat_names_model(tmp_path, serving, capsy
 def test_a_bad_option_is_named_before_the_endpoint_is_asked(tmp_path, serving, capsys, extra, option):
     assert _eval(tmp_path, serving.url, *extra) == 2
     _one_line_naming(capsys, option)
+    assert serving.count == 0 and not (tmp_path / "results").exists()
+
+
+def test_a_suite_whose_environment_is_missing_is_named(tmp_path, serving, capsys, monkeypatch):
+    monkeypatch.setenv("SIMCODEBENCH_ENVS", str(tmp_path / "no-envs"))
+    assert _eval(tmp_path, serving.url, "--suites", "re4", "--limit", "1") == 2
+    assert "simcodebench env setup python" in _one_line_naming(capsys, "--suites")
     assert serving.count == 0 and not (tmp_path / "results").exists()
 
 

@@ -9,9 +9,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from simcodebench.core.errors import InputError
+from simcodebench.core.errors import InfrastructureError, InputError
 from simcodebench.core.layout import Layout
 from simcodebench.core.project import project_root
+from simcodebench.execution.environments import get_environment
+from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.plan import Plan
 from simcodebench.run.eval_config import COMMAND_LINE, config_text, default_config, resolve_config, write_config
 from simcodebench.run.preflight import preflight
@@ -37,6 +39,23 @@ def _check_numbers(args: argparse.Namespace) -> None:
         ("max_cost_usd", 0),
     ):
         _at_least(minimum, "--" + option.replace("_", "-"), getattr(args, option))
+
+
+def check_environments(plan: Plan) -> None:
+    """Every solver environment the selected suites run in is provisioned here (or has an Apptainer image)."""
+    for (suite, _), case in sorted(plan.cases.items()):
+        environment = case.suite.environment
+        if environment == NO_ENVIRONMENT or environment in plan.images:
+            continue
+        try:
+            get_environment(environment)
+        except InfrastructureError:
+            raise InputError(
+                COMMAND_LINE,
+                "--suites",
+                f"suite '{suite}' runs in the solver environment '{environment}', which is not provisioned here",
+                f"run: simcodebench env setup {environment} (or make envs), or leave the suite out",
+            ) from None
 
 
 def profile_folder(profile: str) -> Path:
@@ -82,8 +101,8 @@ def run_eval(args: argparse.Namespace) -> int:
     config = resolve_config(args, default_config())
     run_dir = Path(args.run_dir).resolve()
     config_file = Path(Layout.of(run_dir).eval_config)
-    Plan.from_config(config, str(config_file))
-    profile_folder(args.profile)
+    check_environments(Plan.from_config(config, str(config_file)))
+    command = snakemake_command(args, config_file, run_dir)
     (agent,) = config["agents"].values()
     served = preflight(agent)
     listed = f"{len(served)} model(s) listed"
@@ -91,14 +110,18 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.dry_run:
         with tempfile.TemporaryDirectory(prefix="simcodebench-eval-") as scratch:
             scratch_file = Path(scratch) / "eval_config.yaml"
-            scratch_file.write_text(config_text(config, argv))
+            planned = snakemake_command(args, scratch_file, run_dir)
+            scratch_file.write_text(config_text(config, argv, planned))
             print(scratch_file.read_text(), end="", flush=True)
-            return subprocess.run(snakemake_command(args, scratch_file, run_dir)).returncode
-    write_config(config_file, config, argv)
+            return subprocess.run(planned).returncode
+    write_config(config_file, config, argv, command)
     print(f"config: {config_file}", flush=True)
-    status = subprocess.run(snakemake_command(args, config_file, run_dir)).returncode
+    status = subprocess.run(command).returncode
     summary = Layout.of(run_dir).summary
-    print(f"scores: {summary}/scores.csv  tables: {summary}/summary.md  config: {config_file}")
+    if status == 0:
+        print(f"scores: {summary}/scores.csv  tables: {summary}/summary.md  config: {config_file}")
+    else:
+        print(f"the workflow exited with status {status} (its log is above); config: {config_file}", file=sys.stderr)
     return status
 
 

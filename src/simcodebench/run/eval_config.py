@@ -40,8 +40,10 @@ def default_config() -> dict[str, Any]:
 
 
 def agent_name(model: str) -> str:
-    """The agent's name from the model's: every run of characters outside ``[A-Za-z0-9_.-]`` becomes ``-``."""
-    name = UNSAFE.sub("-", model).strip("-")
+    """The agent's name from the model's last ``/``-separated part (``Qwen/Qwen2.5-Coder-7B`` -> ``Qwen2.5-Coder-7B``;
+    a llama.cpp server's model file path -> the file's name): each run of characters outside ``[A-Za-z0-9_.-]``
+    becomes ``-``."""
+    name = UNSAFE.sub("-", model.rstrip("/").rsplit("/", 1)[-1]).strip("-")
     if not name:
         raise InputError(COMMAND_LINE, "--model", f"'{model}' leaves no agent name", "name the agent with --agent")
     return name
@@ -81,20 +83,19 @@ def resolve_config(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
     return config
 
 
-def config_text(config: dict[str, Any], argv: list[str]) -> str:
-    """The resolved config as YAML, headed by its provenance: the command line, the date and the package's
-    version (comments, so that the file stays a valid ``--configfile``)."""
+def config_text(config: dict[str, Any], argv: list[str], workflow: list[str]) -> str:
+    """The resolved config as YAML, headed by its provenance: the command line, the date, the package's version
+    and the ``workflow`` command that runs it (comments, so that the file stays a valid ``--configfile``)."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     header = (
         f"# Resolved by simcodebench {__version__} on {stamp} from:\n"
         f"#   {shlex.join(['simcodebench', *argv])}\n"
-        "# Run it again with: snakemake --snakefile <repository>/Snakefile --profile <repository>/profiles/local "
-        "--configfile <this file> --replace-workflow-config\n"
+        f"# which ran the workflow as:\n#   {shlex.join(workflow)}\n"
     )
     return header + yaml.safe_dump(config, sort_keys=False)
 
 
-def write_config(path: Path, config: dict[str, Any], argv: list[str]) -> None:
+def write_config(path: Path, config: dict[str, Any], argv: list[str], workflow: list[str]) -> None:
     """Write the resolved config with its provenance to ``path`` at once (never half-written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, config_text(config, argv), mode=0o644)
+    atomic_write_text(path, config_text(config, argv, workflow), mode=0o644)

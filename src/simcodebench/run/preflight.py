@@ -118,5 +118,7 @@ def _not_openai(base_url: str, what: str) -> InputError:
         COMMAND_LINE,
         "--base-url",
         f"{base_url} {what}: it is not an OpenAI-compatible server",
-        f"give the server's OpenAI base URL, which usually ends in /v1 (e.g. {EXAMPLE_URL})",
+        f"try {base_url.rstrip('/')}/v1"
+        if not base_url.rstrip("/").endswith("/v1")
+        else f"give the server's OpenAI base URL (e.g. {EXAMPLE_URL}), whose GET /models lists its models",
     )
