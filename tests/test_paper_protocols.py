@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -79,6 +80,17 @@ def test_per_suite_settings_win_over_the_paper_and_pick_a_named_setting():
     # a setting alone implies the paper protocol for that suite; other suites keep the agent's own
     only = _plan({**OPENAI, "suites": {"fea": {"setting": "agent"}}}, ["fea", "cfd-query"])
     assert only.agent("a", "fea").attempts == 40 and only.agent("a", "cfd-query").settings == OPENAI
+
+
+def test_a_replay_agents_recorded_samples_stay_under_the_paper_protocol(tmp_path):
+    case_id = sorted(p.parent.name for p in (REPO / "cases" / "physics").glob("*/case.yaml"))[0]
+    replies = tmp_path / "replies.jsonl"
+    lines = [{"suite": "physics", "case": case_id, "sample": i, "attempt": 0, "response": "x"} for i in range(3)]
+    replies.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    plan = _plan({"backend": "replay", "file": str(replies), "samples": "recorded", "protocol": "paper"}, ["physics"])
+    effective = plan.agent("a", "physics")
+    assert effective.samples(plan.case("physics", case_id)) == 3  # the file's, not the paper's 5
+    assert effective.settings["temperature"] == 0.1
 
 
 def test_roles_of_another_strategy_stay_with_it_and_re4_roles_set_apart():

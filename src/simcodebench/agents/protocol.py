@@ -4,7 +4,8 @@ The order (later wins): the agent's settings; with ``protocol: paper`` (or a per
 the suite's paper setting gives (``protocol.settings.<name>`` in ``suite.yaml``: strategy, attempts,
 temperature, max_tokens, samples), so that ``protocol: paper`` reproduces the paper even where the agent sets
 its own temperature or strategy for other suites; then ``suites.<suite>`` of the agent. A key the paper leaves
-out (e.g. PDEAgent-Bench's max tokens) keeps the agent's value. When the strategy changes, the agent's roles and
+out (e.g. PDEAgent-Bench's max tokens) keeps the agent's value, and so does a replay agent's ``samples:
+recorded``. When the strategy changes, the agent's roles and
 strategy options that the new strategy does not have are left out (they belong to the agent's own strategy).
 """
 
@@ -20,6 +21,10 @@ from simcodebench.core.errors import InputError
 PAPER, OWN = "paper", "default"
 PROTOCOLS = (OWN, PAPER)
 """Values of an agent's ``protocol`` key (default ``default``: the agent's own settings for every suite)."""
+
+RECORDED = "recorded"
+"""``samples: recorded``: a replay agent runs as many samples of a case as its file holds (a paper's samples never
+replace it: the file decides)."""
 
 PAPER_KEYS = ("strategy", "attempts", "temperature", "max_tokens", "samples")
 """The keys a paper setting gives."""
@@ -69,6 +74,8 @@ def effective_settings(settings: dict[str, Any], suite: Suite) -> dict[str, Any]
     paper: dict[str, Any] = {}
     if settings.get("protocol", OWN) == PAPER or "setting" in overrides:
         paper = paper_setting(suite, overrides.get("setting"))
+        if own.get("samples") == RECORDED:
+            paper.pop("samples", None)
     merged = {**own, **paper, **{key: value for key, value in overrides.items() if key != "setting"}}
     strategy = merged.get("strategy", DEFAULT)
     if strategy == own.get("strategy", DEFAULT) or strategy not in STRATEGIES:

@@ -8,15 +8,13 @@ from typing import Any
 
 from simcodebench.agents.backends.mutant import mutant_names
 from simcodebench.agents.backends.replay import load_replay
-from simcodebench.agents.protocol import check_agent_protocol, effective_settings
+from simcodebench.agents.protocol import RECORDED, check_agent_protocol, effective_settings
 from simcodebench.agents.strategies import DEFAULT, STRATEGIES, Strategy, get_strategy
 from simcodebench.core.cases import Case, Suite
 from simcodebench.core.errors import InputError
 from simcodebench.core.project import cases_root
 
 BACKENDS = ("openai", "replay", "oracle", "mutant")
-RECORDED = "recorded"
-"""``samples: recorded``: a replay agent runs as many samples of a case as its file holds."""
 REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "mutant": ()}
 
 
