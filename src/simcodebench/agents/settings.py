@@ -8,13 +8,13 @@ from typing import Any
 
 from simcodebench.agents.backends.mutant import mutant_names
 from simcodebench.agents.backends.replay import load_replay
+from simcodebench.agents.protocol import RECORDED, check_agent_protocol, effective_settings
 from simcodebench.agents.strategies import DEFAULT, STRATEGIES, Strategy, get_strategy
-from simcodebench.core.cases import Case
+from simcodebench.core.cases import Case, Suite
 from simcodebench.core.errors import InputError
+from simcodebench.core.project import cases_root
 
 BACKENDS = ("openai", "replay", "oracle", "mutant")
-RECORDED = "recorded"
-"""``samples: recorded``: a replay agent runs as many samples of a case as its file holds."""
 REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "mutant": ()}
 
 
@@ -29,6 +29,11 @@ class Agent:
     def backend(self) -> str:
         """``openai``, ``replay``, ``oracle`` or ``mutant``."""
         return self.settings["backend"]
+
+    def for_suite(self, suite: Suite) -> Agent:
+        """The agent as it runs ``suite``: its settings, the suite's paper protocol where it asks for it, then its
+        ``suites.<suite>`` overrides (:func:`.protocol.effective_settings`)."""
+        return Agent(name=self.name, settings=effective_settings(self.settings, suite))
 
     @property
     def strategy(self) -> Strategy:
@@ -98,10 +103,16 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
                 config_file, f"{field}.samples", f"is '{RECORDED}', which only a replay agent has", "give a number"
             )
         _check_strategy(settings, field, config_file)
+        check_agent_protocol(settings, field, config_file, Path(config.get("cases_dir") or cases_root()))
         agents[name] = Agent(name=name, settings=settings)
     if not agents:
         raise InputError(config_file, "agents", "is empty", "add at least one agent (for example backend: oracle)")
     return agents
+
+
+def check_suite_settings(agent: Agent, suite: Suite, config_file: str) -> None:
+    """The agent's effective settings for ``suite`` fit their strategy (an error names ``suites.<suite>``)."""
+    _check_strategy(agent.for_suite(suite).settings, f"agents.{agent.name}.suites.{suite.name}", config_file)
 
 
 def _check_strategy(settings: dict[str, Any], field: str, config_file: str) -> None:

@@ -117,7 +117,7 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
     """One member: the attempt's ``prompt.md`` and ``messages.json``, the agent's reply ``response.json``
     (through the reply cache, written before extraction) and the extracted ``solution/`` (its manifest last), in
     the attempt's folder; its messages, and why it failed, in the attempt's ``ask.log``."""
-    agent, case = plan.agents[agent_name], plan.case(suite, case_id)
+    agent, case = plan.agent(agent_name, suite), plan.case(suite, case_id)
     folder = Path(plan.layout.sample_dir(agent_name, suite, case_id, sample))
     here, previous = folder / str(attempt), folder / str(attempt - 1)
     read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0

@@ -141,7 +141,7 @@ def _evaluate_member(
         converge_s = time.perf_counter() - converge_start
     with hold():
         make_score(
-            plan.agents[agent],
+            plan.agent(agent, suite),
             case,
             sample,
             attempt,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents.settings import Agent, load_agents
+from simcodebench.agents.settings import Agent, check_suite_settings, load_agents
 from simcodebench.core.cases import Case, load_suite_cases, split_suite_name
 from simcodebench.core.errors import InputError
 from simcodebench.core.layout import Layout
@@ -82,8 +82,12 @@ class Plan:
                 f"runtime 'apptainer' needs an image for every environment it runs; '{missing[0]}' has none",
                 f"add images: {{{missing[0]}: containers/{missing[0]}.sif}} (make images) or use runtime: auto",
             )
+        agents = load_agents(config, config_file)
+        for suite in {case.suite.name: case.suite for case in cases.values()}.values():
+            for agent in agents.values():
+                check_suite_settings(agent, suite, config_file)
         return cls(
-            agents=load_agents(config, config_file),
+            agents=agents,
             cases=cases,
             runtime=config.get("runtime", "auto"),
             force_reply=bool(config.get("force_reply", False)),
@@ -96,20 +100,33 @@ class Plan:
         """The case behind the ``suite`` and ``case`` wildcards."""
         return self.cases[(suite, case)]
 
+    def agent(self, name: str, suite: str) -> Agent:
+        """Agent ``name`` as it runs ``suite`` (:meth:`.Agent.for_suite`: its paper protocol and per-suite
+        settings), computed once; every rule and job that reads an agent's settings goes through here."""
+        key = ("agent", name, suite)
+        if key not in self._memo:
+            case = next(c for (s, _), c in self.cases.items() if s == suite)
+            self._memo[key] = self.agents[name].for_suite(case.suite)
+        return self._memo[key]
+
+    def attempts(self, suite: str) -> int:
+        """The most attempts any agent makes on ``suite``."""
+        return max((self.agent(name, suite).attempts for name in self.agents), default=0)
+
     def final_targets(self) -> list[str]:
         """Every sample's ``final.json`` (written by ``aggregate``)."""
         return [
-            self.layout.final(a.name, s, c, i)
-            for a in self.agents.values()
+            self.layout.final(a, s, c, i)
+            for a in self.agents
             for (s, c), case in self.cases.items()
-            for i in range(a.samples(case))
+            for i in range(self.agent(a, s).samples(case))
         ]
 
     def score_paths(self, agent: str, suite: str, case: str, sample: int | str) -> list[str]:
         """Every attempt's ``score.json`` of one sample."""
         return [
             self.layout.attempt_file(agent, suite, case, sample, a, "score.json")
-            for a in range(self.agents[agent].attempts)
+            for a in range(self.agent(agent, suite).attempts)
         ]
 
     def suites(self) -> list[str]:
@@ -122,6 +139,7 @@ class Plan:
         members of one resource key (:data:`BATCH_KEY`), every other sample alone. Computed once."""
         key = ("batches", suite, str(attempt))
         if key not in self._memo:
+            agents = [self.agent(name, suite) for name in self.agents]
             per_agent = [
                 (
                     agent.name,
@@ -132,7 +150,7 @@ class Plan:
                         for i in range(agent.samples(case))
                     ],
                 )
-                for agent in self.agents.values()
+                for agent in agents
                 if int(attempt) < agent.attempts
             ]
             self._memo[key] = pack(per_agent, self.samples_per_job)
@@ -155,12 +173,11 @@ class Plan:
     def batch_targets(self, agent: str | None = None, case: tuple[str, str] | None = None) -> list[str]:
         """Every batch record of every attempt (only of batches holding a sample of ``agent``, of ``case``, or of
         both, when given)."""
-        attempts = max((a.attempts for a in self.agents.values()), default=0)
         return [
             self.layout.batch_record(suite, attempt, batch)
             for suite in self.suites()
             if case is None or case[0] == suite
-            for attempt in range(attempts)
+            for attempt in range(self.attempts(suite))
             for batch, members in self.batches(suite, attempt).items()
             if any((agent is None or a == agent) and (case is None or c == case[1]) for a, c, _ in members)
         ]

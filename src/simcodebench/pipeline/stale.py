@@ -67,9 +67,8 @@ def remove_stale_records(plan: Plan) -> list[str]:
     """Remove every record of the plan that stands for a file that no longer exists; return their paths."""
     removed: list[str] = []
     _stale_case_records(plan, removed)
-    attempts = max((agent.attempts for agent in plan.agents.values()), default=0)
     for suite in plan.suites():
-        for attempt in range(attempts):
+        for attempt in range(plan.attempts(suite)):
             for batch in plan.batches(suite, attempt):
                 record = plan.layout.batch_record(suite, attempt, batch)
                 missing = _stale_attempts(plan, suite, attempt, batch, removed)

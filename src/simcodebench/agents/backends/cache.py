@@ -1,9 +1,9 @@
 """Content-addressed cache of LLM replies, so no reply is ever requested twice unless forced.
 
 An entry lives at ``root/<key[:2]>/<key>.json``, written atomically and read-only. The key hashes what
-decides the reply: the calling role and its settings (the agent's with the role's overrides, minus
-:data:`IGNORED_AGENT_KEYS`), the messages, the sample and the attempt. Forcing a new reply keeps the old
-entry beside it as ``<key>.<UTC timestamp>.json``.
+decides the reply: the calling role and its settings (the agent's for the suite, with its paper protocol and
+per-suite keys applied, then the role's overrides, minus :data:`IGNORED_AGENT_KEYS`), the messages, the sample
+and the attempt. Forcing a new reply keeps the old entry beside it as ``<key>.<UTC timestamp>.json``.
 """
 
 from __future__ import annotations
