@@ -28,6 +28,8 @@ from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
 
 log = logging.getLogger("simcodebench")
+NOTED_PIECES = 10
+"""Dropped pieces ``prompt.md`` names; ``messages.json`` lists them all."""
 
 
 def prompt_window(agent: Agent) -> Window | None:
@@ -79,7 +81,9 @@ def _fit_note(record: dict[str, Any] | None) -> str:
     """``prompt.md``'s closing line on what fitting the prompt into the window dropped (none without a window)."""
     if record is None:
         return ""
-    names = ", ".join(piece["name"] for piece in record["dropped"]) or "nothing"
+    names = ", ".join(piece["name"] for piece in record["dropped"][:NOTED_PIECES]) or "nothing"
+    if len(record["dropped"]) > NOTED_PIECES:
+        names += f" and {len(record['dropped']) - NOTED_PIECES} more (messages.json, context)"
     return (
         f"\n<!-- fitted into a {record['window_tokens']}-token window less {record['reply_reserve_tokens']} for the "
         f"reply (about {record['prompt_tokens_estimate']} tokens); dropped {len(record['dropped'])} of "
@@ -105,7 +109,8 @@ def make_response(
         write_json(out, {"status": "skipped", "reason": data["reason"], "text": None, **keep, "calls": []})
         return
     tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
-    record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
+    with fitting(prompt_window(agent)):  # prompts a strategy builds while it calls are fitted the same way
+        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
     record["provenance"] = provenance()
     write_json(out, record)
 
