@@ -134,6 +134,19 @@ def test_the_fem_guide_loses_the_solves_the_case_does_not_need_then_its_example(
         assert "- Linear solves:" in text and "- Nonlinear solves:" not in text and "Example (Poisson" not in text
     _, nonlinear = _fit("fem", "navier_stokes_square", Window(3000, 0))
     assert nonlinear.dropped[0].name == "guide: Linear solves"  # Navier-Stokes keeps the nonlinear solves longest
+    _, reaction = _fit("fem", "reaction_annulus_logistic", Window(3000, 0))
+    assert reaction.dropped[0].name == "guide: Linear solves"  # so does a logistic reaction
+
+
+@pytest.mark.parametrize("suite", ["fem", "fem-dealii"])
+def test_the_guides_pieces_make_the_whole_guide(suite):
+    from simcodebench.core.registry import plugin_of
+
+    case = get_case(suite, "poisson_lshape_corner")
+    pieces = plugin_of(case).optional_context(case)
+    guide = (case.suite.folder / case.suite.data["prompt"]["guide"]).read_text()
+    assert "\n".join(p.text for p in pieces) == guide and len(pieces) >= 7
+    assert pieces[0].name == "guide: opening" and pieces[-1].name == "guide: example"
 
 
 def test_the_prompt_step_fits_the_servers_window_records_the_drops_and_sends_a_prompt_that_fits(tmp_path, monkeypatch):
