@@ -12,7 +12,7 @@ fails as F-Context. When the window is unknown nothing is dropped.
 
 The window reaches :func:`~simcodebench.agents.prompts.render_messages` through :func:`fitting`, which the
 ``prompt`` step wraps around the strategy's ``prepare`` (strategies build prompts without knowing the agent's
-endpoint); every fit made inside is collected, and the last one is recorded in ``messages.json`` (``context``).
+endpoint); every fit made inside is collected, and the last one is recorded in ``messages.json`` (``context_fit``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Fit:
     dropped: tuple[ContextPiece, ...]
 
     def record(self) -> dict[str, Any]:
-        """What ``messages.json`` keeps of it (its ``context``)."""
+        """What ``messages.json`` keeps of it (its ``context_fit``)."""
         return {
             "window_tokens": self.window.tokens if self.window else None,
             "reply_reserve_tokens": self.window.reserve if self.window else None,

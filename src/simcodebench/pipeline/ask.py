@@ -55,7 +55,7 @@ def make_prompt(
 ) -> None:
     """Write the attempt's ``messages.json`` and ``prompt.md`` as the agent's strategy prepares them from attempt
     a-1's files: the roles to call and the first call's messages, or a skip marker. Where the agent's context
-    window is known, the prompt's optional context is fitted into it and ``messages.json``'s ``context`` records
+    window is known, the prompt's optional context is fitted into it and ``messages.json``'s ``context_fit`` records
     the fit and what was dropped (:mod:`simcodebench.agents.fit_context`)."""
     previous = None
     if attempt > 0:
@@ -65,7 +65,7 @@ def make_prompt(
     with fitting(window) as fits:
         payload = agent.strategy.prepare(case, attempt, previous, agent.settings)
     if window is not None and fits:
-        payload["context"] = fits[-1].record()
+        payload["context_fit"] = fits[-1].record()
     write_json(out_messages, payload)
     if payload["skipped"]:
         atomic_write_text(out_md, f"(skipped: {payload['reason']})\n")
@@ -74,7 +74,7 @@ def make_prompt(
         f"\n<!-- then: {role} (its messages are built from the replies before it; response.json keeps them) -->\n"
         for role in payload["calls"][1:]
     )
-    atomic_write_text(out_md, messages_to_markdown(payload["messages"]) + later + _fit_note(payload.get("context")))
+    atomic_write_text(out_md, messages_to_markdown(payload["messages"]) + later + _fit_note(payload.get("context_fit")))
 
 
 def _fit_note(record: dict[str, Any] | None) -> str:
@@ -83,7 +83,7 @@ def _fit_note(record: dict[str, Any] | None) -> str:
         return ""
     names = ", ".join(piece["name"] for piece in record["dropped"][:NOTED_PIECES]) or "nothing"
     if len(record["dropped"]) > NOTED_PIECES:
-        names += f" and {len(record['dropped']) - NOTED_PIECES} more (messages.json, context)"
+        names += f" and {len(record['dropped']) - NOTED_PIECES} more (messages.json, context_fit)"
     return (
         f"\n<!-- fitted into a {record['window_tokens']}-token window less {record['reply_reserve_tokens']} for the "
         f"reply (about {record['prompt_tokens_estimate']} tokens); dropped {len(record['dropped'])} of "
