@@ -15,7 +15,7 @@ from simcodebench.core.cases import validate_path
 from simcodebench.core.references import Reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.execution.sandbox import openfoam
-from simcodebench.suites.physics.scorer import suite_prompt_context
+from simcodebench.suites.physics.scorer import suite_context
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -62,11 +62,12 @@ def _template_text(case) -> str:
 
 
 def _suite_context_text(case) -> str:
-    """Prompt slots the physics plugin builds from the suite alone (``suite_prompt_context(suite)``: the Genesis
+    """Prompt slots the physics plugin builds from the suite alone (``suite_context(suite)``: the Genesis
     documentation and examples), public by construction: no case reaches them."""
     if case.suite.data["plugin"] != "physics":
         return ""
-    return "\n".join(str(value) for value in suite_prompt_context(case.suite).values())
+    built = suite_context(case.suite)
+    return built.documentation + "\n" + built.examples
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from typing import Any
 
 import jinja2
 
+from simcodebench.agents.fit_context import current_window, fit_messages
 from simcodebench.core.cases import Case, VisibleSpec
 from simcodebench.core.registry import plugin_of
 
@@ -61,14 +62,22 @@ def template_context(case: Case) -> dict[str, Any]:
 
 
 def render_messages(case: Case) -> list[dict[str, str]]:
-    """Chat messages (system, then user) of the case's first attempt."""
+    """Chat messages (system, then user) of the case's first attempt, its optional context (the plugin's
+    ``optional_context``) fitted into the window of the enclosing :func:`~simcodebench.agents.fit_context.fitting`
+    (all of it when there is none)."""
     env = _environment(case.suite.folder)
     context = template_context(case)
-    messages = []
     templates = case.suite.data["prompt"]
-    if templates.get("system"):
-        messages.append({"role": "system", "content": env.get_template(templates["system"]).render(context).strip()})
-    messages.append({"role": "user", "content": env.get_template(templates["user"]).render(context).strip()})
+
+    def render(slots: dict[str, str]) -> list[dict[str, str]]:
+        values = {**context, **slots}
+        messages = []
+        if templates.get("system"):
+            messages.append({"role": "system", "content": env.get_template(templates["system"]).render(values).strip()})
+        messages.append({"role": "user", "content": env.get_template(templates["user"]).render(values).strip()})
+        return messages
+
+    messages, _ = fit_messages(render, plugin_of(case).optional_context(case), current_window())
     return messages
 
 

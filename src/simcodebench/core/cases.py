@@ -178,7 +178,7 @@ def load_suite(folder: Path, variant: str | None = None) -> Suite:
         data = merge_variant(data, variant, path)
         validate_document(data, "suite", path)
         data["name"] = f"{folder.name}{VARIANT_SEPARATOR}{variant}"
-    for key in ("system", "user"):
+    for key in ("system", "user", "guide"):
         template = data["prompt"].get(key)
         if template and not (folder / template).is_file():
             raise InputError(

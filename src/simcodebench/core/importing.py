@@ -48,7 +48,7 @@ def write_suite(template: Path, out: Path, **overrides: Any) -> None:
     data = read_yaml(template / "suite.yaml")
     data.update(name=out.name, **overrides)
     out.mkdir(parents=True, exist_ok=True)
-    for key in ("system", "user"):
+    for key in ("system", "user", "guide"):
         name = data["prompt"].get(key)
         if name:
             shutil.copy2(template / name, out / name)

@@ -40,6 +40,23 @@ class ReportSection:
 
 
 @dataclass(frozen=True)
+class ContextPiece:
+    """A removable piece of a prompt's optional context: a section of a guide or API reference, or an example.
+
+    ``slot`` is the template slot it goes in: a slot's value is its kept pieces joined by newlines, in the order
+    :meth:`SuitePlugin.optional_context` lists them (all of them make the prompt as it is when nothing must be
+    dropped). ``rank`` is its relevance to the case, 0 the most relevant: when the prompt must be shortened to fit
+    the model's context window, the pieces of the highest rank go first, the last listed first among equals
+    (:mod:`simcodebench.agents.fit_context`). ``name`` says which piece it is in the record of what was dropped.
+    """
+
+    slot: str
+    name: str
+    text: str
+    rank: int
+
+
+@dataclass(frozen=True)
 class EnvironmentSpec:
     """A solver environment a suite runs in, as ``simcodebench env setup NAME`` provisions it.
 
@@ -89,6 +106,13 @@ class SuitePlugin(abc.ABC):
     def prompt_context(self, case: Case) -> dict[str, Any]:
         """Extra slots for the suite's prompt templates, built from the case's visible part only."""
         return {}
+
+    def optional_context(self, case: Case) -> list[ContextPiece]:
+        """The prompt's optional context as removable pieces (documentation sections, examples) with their
+        relevance, built from the case's visible part only; their slots join the template's slots beside
+        :meth:`prompt_context`'s. What is left when every piece is dropped is the mandatory prompt. An empty list
+        (the default): the prompt has no optional context and is never shortened."""
+        return []
 
     def oracle_source(self, case: Case) -> Any | None:
         """The case's oracle artifact when the suite builds it (a shared solver and its settings); None (the

@@ -15,6 +15,7 @@ from typing import Any
 
 from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.extract import ExtractionError
+from simcodebench.agents.fit_context import Window, agent_window, fitting
 from simcodebench.agents.generation import generate
 from simcodebench.agents.prompts import messages_to_markdown
 from simcodebench.agents.settings import Agent
@@ -27,6 +28,19 @@ from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
 
 log = logging.getLogger("simcodebench")
+NOTED_PIECES = 10
+"""Dropped pieces ``prompt.md`` names; ``messages.json`` lists them all."""
+
+
+def prompt_window(agent: Agent) -> Window | None:
+    """The window an ``openai`` agent's prompts are fitted into (its code-writing role's settings); None for the
+    other backends and where the window is unknown."""
+    if agent.backend != "openai":
+        return None
+    from simcodebench.agents.backends.openai_backend import context_tokens
+
+    settings = agent.role_settings("programmer")
+    return agent_window(context_tokens(settings, agent.name), settings.get("max_tokens"))
 
 
 def make_prompt(
@@ -40,12 +54,18 @@ def make_prompt(
     previous_score: Path | None = None,
 ) -> None:
     """Write the attempt's ``messages.json`` and ``prompt.md`` as the agent's strategy prepares them from attempt
-    a-1's files: the roles to call and the first call's messages, or a skip marker."""
+    a-1's files: the roles to call and the first call's messages, or a skip marker. Where the agent's context
+    window is known, the prompt's optional context is fitted into it and ``messages.json``'s ``context_fit`` records
+    the fit and what was dropped (:mod:`simcodebench.agents.fit_context`)."""
     previous = None
     if attempt > 0:
         assert previous_messages and previous_response and previous_score
         previous = Previous.read(previous_messages, previous_response, previous_score)
-    payload = agent.strategy.prepare(case, attempt, previous, agent.settings)
+    window = prompt_window(agent)
+    with fitting(window) as fits:
+        payload = agent.strategy.prepare(case, attempt, previous, agent.settings)
+    if window is not None and fits:
+        payload["context_fit"] = fits[-1].record()
     write_json(out_messages, payload)
     if payload["skipped"]:
         atomic_write_text(out_md, f"(skipped: {payload['reason']})\n")
@@ -54,7 +74,21 @@ def make_prompt(
         f"\n<!-- then: {role} (its messages are built from the replies before it; response.json keeps them) -->\n"
         for role in payload["calls"][1:]
     )
-    atomic_write_text(out_md, messages_to_markdown(payload["messages"]) + later)
+    atomic_write_text(out_md, messages_to_markdown(payload["messages"]) + later + _fit_note(payload.get("context_fit")))
+
+
+def _fit_note(record: dict[str, Any] | None) -> str:
+    """``prompt.md``'s closing line on what fitting the prompt into the window dropped (none without a window)."""
+    if record is None:
+        return ""
+    names = ", ".join(piece["name"] for piece in record["dropped"][:NOTED_PIECES]) or "nothing"
+    if len(record["dropped"]) > NOTED_PIECES:
+        names += f" and {len(record['dropped']) - NOTED_PIECES} more (messages.json, context_fit)"
+    return (
+        f"\n<!-- fitted into a {record['window_tokens']}-token window less {record['reply_reserve_tokens']} for the "
+        f"reply (about {record['prompt_tokens_estimate']} tokens); dropped {len(record['dropped'])} of "
+        f"{record['pieces_offered']} optional pieces: {names} -->\n"
+    )
 
 
 def make_response(
@@ -75,7 +109,8 @@ def make_response(
         write_json(out, {"status": "skipped", "reason": data["reason"], "text": None, **keep, "calls": []})
         return
     tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
-    record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
+    with fitting(prompt_window(agent)):  # prompts a strategy builds while it calls are fitted the same way
+        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
     record["provenance"] = provenance()
     write_json(out, record)
 

@@ -135,6 +135,18 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     raise EndpointError(f"{where}: every try failed; tries: {tries}; last error: {last_error}")
 
 
+def context_tokens(agent: dict[str, Any], agent_name: str) -> int | None:
+    """The agent's context window in tokens (``context_tokens``, else the server's ``max_model_len``, read once
+    per process); None when neither says."""
+    if agent.get("context_tokens"):
+        return int(agent["context_tokens"])
+    client_args: dict[str, Any] = {"api_key": _api_key(agent, agent_name), "timeout": 10.0, "max_retries": 0}
+    if agent.get("base_url"):
+        client_args["base_url"] = agent["base_url"]
+    with openai.OpenAI(**client_args) as client:
+        return context_window(client, agent)
+
+
 def token_limit_field(agent: dict[str, Any]) -> str:
     """The request field that carries ``max_tokens``: the agent's ``token_limit_field``, else
     ``max_completion_tokens`` for OpenAI's reasoning models (o1, o3, o4-mini, ... and gpt-5), which refuse

@@ -36,7 +36,7 @@ from simcodebench.core.io import write_json
 from simcodebench.core.project import cases_root
 from simcodebench.suites.fem import manufactured
 
-SHARED_FILES = ("DOLFINX_GUIDE.md", "oracle_dolfinx.py")
+SHARED_FILES = ("oracle_dolfinx.py",)  # the guide comes with the prompt templates (prompt.guide)
 DESCRIPTION = (
     "The upstream PDEAgent-Bench records (benchmark_v2.jsonl), imported by `simcodebench import pdeagent-bench`; "
     "scored exactly as the fem suite."

@@ -9,9 +9,10 @@ from pathlib import Path
 from simcodebench.core.cases import Case
 from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
-from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, SuitePlugin
+from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, SuitePlugin
 from simcodebench.core.references import Reference
 from simcodebench.suites.fem import harness, scorer
+from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import import_pdeagent_bench
 from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
 
@@ -43,6 +44,10 @@ class FemSuite(SuitePlugin):
     def oracle_source(self, case: Case) -> str:
         """The shared oracle with the case's settings."""
         return harness.oracle_source(case)
+
+    def optional_context(self, case: Case) -> list[ContextPiece]:
+        """The library guide's sections, ranked for the case's family."""
+        return guide_pieces(case)
 
     def prepare_run(self, case: Case, run_dir: Path) -> None:
         """The runner that calls ``solve(case_spec)`` and the visible spec."""

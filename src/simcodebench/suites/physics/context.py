@@ -14,10 +14,25 @@ Budget (``scoring.context.token_budget``, default 100 000; tokens estimated as c
 gets at most ``reference_share`` of it (default 0.5), cut at a section boundary; the examples fill the rest
 whole, in order, skipping any that would not fit. What was left out is counted in the prompt-free metadata
 (:func:`build_context`'s ``dropped``).
+
+Fitting the model's window (:func:`context_pieces`, the plugin's ``optional_context``): what the budget kept is
+offered as removable pieces, each ``### `` section of the reference (a ``#``/``##`` heading travels with the
+section after it) and each example, ranked by relevance to the case's visible ``spec`` (its ``domains`` and
+``object_types``), most relevant first:
+
+0. the reference's core parts (``gs.init``, ``gs.Scene``, the camera);
+1. examples of the case's own family (their path names a solver of one of its domains: rigid, mechanics ->
+   ``rigid``; fluid -> ``sph``, ``liquid``, ``pbd``, ``mpm``; soft body -> ``mpm``, ``fem``, ``pbd``, ``elastic``);
+2. reference sections naming such a solver or one of the case's objects (``sphere``, ``plane``, ``box``, ...);
+3. the other examples;
+4. the other reference sections.
+
+The fitter drops rank 4 first, the last listed first among equals (:mod:`simcodebench.agents.fit_context`).
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +40,26 @@ from typing import Any
 
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.io import sha256_text
+from simcodebench.core.plugin import ContextPiece
 from simcodebench.execution.environments import get_environment
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET = 100_000
 API_REFERENCE = "simcodebench-api-reference.md"
 GENERATOR = Path(__file__).with_name("api_reference.py")
+DOCUMENTATION_SLOT = "genesis_documentation"
+EXAMPLES_SLOT = "relevant_code_examples"
+CORE_PARTS = ("## Initialisation", "## Scene", "## Camera")
+SOLVERS = {
+    "rigid": ("rigid",),
+    "mechanics": ("rigid",),
+    "fluid": ("sph", "liquid", "pbd", "mpm"),
+    "soft body": ("mpm", "fem", "pbd", "elastic"),
+}
+"""The Genesis solvers (as words of section names and example paths) of each ``spec.domains`` value."""
+OBJECT_WORDS = {"cube": "box", "ball": "sphere", "ground": "plane"}
+"""Words of ``spec.object_types`` spelled as Genesis names them."""
+RANK_CORE, RANK_OWN_EXAMPLE, RANK_OWN_SECTION, RANK_OTHER_EXAMPLE, RANK_OTHER_SECTION = range(5)
 
 
 def estimate_tokens(text: str) -> int:
@@ -87,6 +116,8 @@ class PromptContext:
     examples: str
     tokens: int
     dropped: list[str] = field(default_factory=list)
+    blocks: list[tuple[str, str]] = field(default_factory=list)
+    """Each kept example: its path and its block (``examples`` is the blocks joined by newlines)."""
 
 
 def build_context(reference: str, examples: list[Path], options: dict[str, Any]) -> PromptContext:
@@ -94,14 +125,70 @@ def build_context(reference: str, examples: list[Path], options: dict[str, Any])
     budget = int(options.get("token_budget", DEFAULT_BUDGET))
     documentation = trim_sections(reference, int(budget * float(options.get("reference_share", 0.5))))
     left = budget - estimate_tokens(documentation)
-    blocks, dropped = [], []
+    blocks: list[tuple[str, str]] = []
+    dropped = []
     for path in examples:
         block = f"# {path.name}\n```python\n{path.read_text(encoding='utf-8', errors='replace').strip()}\n```\n"
         cost = estimate_tokens(block)
         if cost <= left:
-            blocks.append(block)
+            blocks.append((str(path), block))
             left -= cost
         else:
             dropped.append(str(path))
-    text = "\n".join(blocks)
-    return PromptContext(documentation, text, estimate_tokens(documentation) + estimate_tokens(text), dropped)
+    text = "\n".join(block for _, block in blocks)
+    tokens = estimate_tokens(documentation) + estimate_tokens(text)
+    return PromptContext(documentation, text, tokens, dropped, blocks)
+
+
+def reference_sections(documentation: str) -> list[tuple[str, str, str]]:
+    """The reference as (part heading, section name, text) per ``### `` section, a heading line travelling with
+    the section after it; the texts joined by newlines are ``documentation``."""
+    sections: list[tuple[str, str, str]] = []
+    pending: list[str] = []
+    part = ""
+    for chunk in re.split(r"\n(?=#{1,3} )", documentation) if documentation else []:
+        if chunk.startswith("## "):
+            part = chunk.splitlines()[0].strip()
+        if not chunk.startswith("### "):
+            pending.append(chunk)
+            continue
+        name = chunk[4:].split("(", 1)[0].strip()
+        sections.append((part, name, "\n".join([*pending, chunk])))
+        pending = []
+    if pending:  # headings with no section after them (a budget cut): kept with the last section
+        if sections:
+            part, name, text = sections[-1]
+            sections[-1] = (part, name, "\n".join([text, *pending]))
+        else:
+            sections.append((part, "heading", "\n".join(pending)))
+    return sections
+
+
+def _words(text: str) -> set[str]:
+    """The lower-cased words of a name, camel case split (``RigidOptions``: rigid, options; ``SPHOptions``: sph,
+    options)."""
+    return {word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", text)}
+
+
+def case_terms(spec: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The solver words of the case's ``domains`` and the object words of its ``object_types``."""
+    solvers = {word for domain in spec.get("domains", []) for word in SOLVERS.get(str(domain), ())}
+    objects = {OBJECT_WORDS.get(word, word) for kind in spec.get("object_types", []) for word in _words(str(kind))}
+    return solvers, objects
+
+
+def context_pieces(built: PromptContext, spec: dict[str, Any]) -> list[ContextPiece]:
+    """The kept reference sections and examples as removable pieces, ranked for the case (module docstring)."""
+    solvers, objects = case_terms(spec)
+    pieces = []
+    for part, name, text in reference_sections(built.documentation):
+        if part in CORE_PARTS:
+            rank = RANK_CORE
+        else:
+            rank = RANK_OWN_SECTION if _words(name) & (solvers | objects) else RANK_OTHER_SECTION
+        pieces.append(ContextPiece(DOCUMENTATION_SLOT, f"section {name}", text, rank))
+    for path, block in built.blocks:
+        where = "/".join(Path(path).parts[-2:])  # its folder names a family in Genesis's examples/
+        rank = RANK_OWN_EXAMPLE if _words(where) & solvers else RANK_OTHER_EXAMPLE
+        pieces.append(ContextPiece(EXAMPLES_SLOT, f"example {where}", block, rank))
+    return pieces

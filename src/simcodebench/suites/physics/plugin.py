@@ -10,7 +10,7 @@ import pandas as pd
 
 from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
-from simcodebench.core.plugin import EnvironmentSpec, ReportSection, SuitePlugin
+from simcodebench.core.plugin import ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
 from simcodebench.suites.physics import report, scorer
 
@@ -59,8 +59,12 @@ class PhysicsSuite(SuitePlugin):
         return scorer.oracle_source(case)
 
     def prompt_context(self, case: Case) -> dict[str, Any]:
-        """The video contract and the Genesis documentation and examples."""
+        """The video contract."""
         return scorer.prompt_context(case)
+
+    def optional_context(self, case: Case) -> list[ContextPiece]:
+        """The Genesis documentation and examples, ranked for the case."""
+        return scorer.optional_context(case)
 
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """A frame strip of the sample's video above the oracle's."""

@@ -24,6 +24,7 @@ from typing import Any
 from simcodebench.core.cases import Case, Suite
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.measurement import Measurement
+from simcodebench.core.plugin import ContextPiece
 from simcodebench.core.references import Reference
 from simcodebench.execution.environments import KERNEL_CACHE, get_environment
 from simcodebench.suites.physics import context, strips, video
@@ -122,23 +123,24 @@ def oracle_source(case: Case) -> str:
     return CONTRACT_LINE.sub(line, source)
 
 
-def suite_prompt_context(suite: Suite) -> dict[str, Any]:
-    """The template's slots that are the same for every case of the suite, built from the suite alone (so no
-    case's hidden part can reach them): the video contract and the Genesis context, trimmed to the budget."""
+def suite_context(suite: Suite) -> context.PromptContext:
+    """The Genesis context of the suite (reference and examples) within its budget, built from the suite alone
+    (so no case's hidden part can reach it)."""
     options = dict(suite.data.get("scoring", {}).get("context", {}))
     extra = Path(options["examples_dir"]) if options.get("examples_dir") else None
     examples = context.example_files(suite.folder / "examples", extra)
-    built = context.build_context(context.api_reference(suite.environment), examples, options)
-    return {
-        "video": {**video.PAPER_CONTRACT, **suite.data.get("scoring", {}).get("video", {})},
-        "genesis_documentation": built.documentation,
-        "relevant_code_examples": built.examples,
-    }
+    return context.build_context(context.api_reference(suite.environment), examples, options)
 
 
 def prompt_context(case: Case) -> dict[str, Any]:
-    """The template's slots beyond the visible spec: those of the case's suite (:func:`suite_prompt_context`)."""
-    return suite_prompt_context(case.suite)
+    """The template's fixed slots beyond the visible spec: the suite's video contract."""
+    return {"video": {**video.PAPER_CONTRACT, **case.suite.data.get("scoring", {}).get("video", {})}}
+
+
+def optional_context(case: Case) -> list[ContextPiece]:
+    """The Genesis context as pieces ranked for the case (:func:`.context.context_pieces`): dropped, least relevant
+    first, where the model's window cannot hold them all."""
+    return context.context_pieces(suite_context(case.suite), dict(case.visible.spec))
 
 
 def plot_comparison(case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
