@@ -4,6 +4,7 @@ stops an agent's new requests; a run with a higher budget asks only the rest."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -13,6 +14,9 @@ from pipeline import make_workdir, scores, snakemake
 from simcodebench.agents import budget
 from simcodebench.agents.settings import load_agents
 from simcodebench.core.errors import InputError
+from simcodebench.core.io import write_json
+from simcodebench.pipeline import status
+from simcodebench.pipeline.plan import Plan
 
 CASES = ["q01", "q02", "q03", "q04", "q05"]
 USAGE = {"prompt_tokens": 1000, "completion_tokens": 1000, "total_tokens": 2000}
@@ -112,3 +116,29 @@ def test_a_budget_needs_a_priced_openai_agent(settings, problem):
         load_agents({"agents": {"a": settings}}, "my.yaml")
     message = str(error.value)
     assert "my.yaml" in message and "agents.a.max_cost_usd" in message and problem in message
+
+
+def test_the_status_counts_finished_job_records_only(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # results/ of this plan
+    agents = {"paid": {"backend": "openai", "model": "m", "samples": 2, "price": PRICE, "max_cost_usd": 0.001}}
+    plan = Plan.from_config({"suites": ["cfd-query"], "cases": {"cfd-query": CASES[:3]}, "agents": agents})
+    (row,) = status.collect(plan)["rows"]
+    assert row["samples"] == row["planned"] == 6
+    assert row["asked"] == row["executed"] == row["passed"] == row["cost_usd"] == 0
+    assert status.collect(plan)["agents"]["paid"] == {"max_cost_usd": 0.001, "spent_usd": 0.0, "budget": "within"}
+    (batch, members), *_ = plan.batches("cfd-query", 0).items()
+    states = ["ok", "budget", "skipped"]
+    asked = [
+        {"agent": a, "case": c, "sample": i, "status": states[n % 3], "prompt_tokens": 7, "cost_usd": 0.5}
+        for n, (a, c, i) in enumerate(members)
+    ]
+    write_json(Path(plan.layout.ask_record("cfd-query", 0, batch)), {"members": asked})
+    budget.charge(Path(plan.layout.spend_ledger("paid")), 0.002, "k")
+    now = status.refresh(plan, force=True)
+    assert now == json.loads(Path(plan.layout.status).read_text()) | {"updated_at": now["updated_at"]}
+    (row,) = now["rows"]
+    assert (row["asked"], row["not_asked_budget"], row["skipped"]) == (2, 2, 2)
+    assert row["prompt_tokens"] == 42 and row["cost_usd"] == 3.0 and row["executed"] == 0
+    assert now["agents"]["paid"]["budget"] == "stopped"
+    assert status.line(now) == "status: paid/cfd-query asked 2/6 exec 0 pass 0 tok 42+0 $3.0000 budget stopped"
+    assert status.refresh(plan) is None  # too soon after the last one

@@ -36,6 +36,8 @@ NOT_EXECUTED = frozenset({"F-NoResponse", "F-Context", "F-Extract", BUDGET_CLASS
 COUNTS = ("planned", "asked", "not_asked_budget", "skipped", "executed", "passed", "samples_passed")
 
 _lock = threading.Lock()
+_read: dict[str, tuple[int, list[dict[str, Any]]]] = {}
+"""Per record path, its modification time and members when last read (the main process refreshes often)."""
 
 
 def _blank(samples: int) -> dict[str, Any]:
@@ -43,9 +45,13 @@ def _blank(samples: int) -> dict[str, Any]:
 
 
 def _records(path: str) -> list[dict[str, Any]]:
-    """The members of a job's record, none while the job has not finished (or its record is unreadable)."""
+    """The members of a job's record, none while the job has not finished (or its record is unreadable); a
+    record read before is read again only when it changed."""
     try:
-        return read_json(Path(path))["members"] if Path(path).is_file() else []
+        changed = Path(path).stat().st_mtime_ns
+        if _read.get(path, (None,))[0] != changed:
+            _read[path] = (changed, read_json(Path(path))["members"])
+        return _read[path][1]
     except (OSError, ValueError, KeyError):
         return []
 
