@@ -12,8 +12,8 @@ from simcodebench.core.case_failures import CASE_FAILED
 from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
 from simcodebench.core.registry import plugin_of
-from simcodebench.pipeline import status
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.status import refresh as refresh_status
 from simcodebench.report.collect import collect_samples
 from simcodebench.report.sample_pages import write_sample_pages
 from simcodebench.report.summary import write_summary
@@ -76,4 +76,4 @@ def run(plan: Plan, input: Any, output: Any) -> None:
     for final in finals:
         make_final([Path(p) for p in plan.score_paths(*final.parent.parts[-4:])], final)
     make_summary(plan, finals, Path(output.csv).parent)
-    status.refresh(plan, force=True)
+    refresh_status(plan, force=True)

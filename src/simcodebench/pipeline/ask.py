@@ -24,8 +24,8 @@ from simcodebench.core.io import atomic_write_text, read_json, write_json
 from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
 from simcodebench.execution.provenance import provenance
-from simcodebench.pipeline import status
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.status import refresh as refresh_status
 
 log = logging.getLogger("simcodebench")
 
@@ -210,4 +210,4 @@ def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log
         pools = {name: int(resources.get(name) or 1) for name in plan.ask_endpoints(suite, attempt, batch)}
         records = ask_batch(plan, suite, attempt, batch, pools)
         write_json(Path(output[0]), {"suite": suite, "attempt": attempt, "batch": batch, "members": records})
-    status.refresh(plan)
+    refresh_status(plan)

@@ -21,10 +21,10 @@ from simcodebench.core.logs import job_log
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution, write_run_record
 from simcodebench.execution.slots import Slots, shared
-from simcodebench.pipeline import status
 from simcodebench.pipeline.convergence import make_convergence
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.score import make_score
+from simcodebench.pipeline.status import refresh as refresh_status
 
 log = logging.getLogger("simcodebench")
 
@@ -226,4 +226,4 @@ def run(plan: Plan, wildcards: Any, output: Any, threads: int, resources: Any, l
             resources.get("mpi"),
             workers,
         )
-    status.refresh(plan)
+    refresh_status(plan)
