@@ -21,6 +21,7 @@ from typing import Any
 
 from simcodebench.agents import budget
 from simcodebench.agents.backends.reply import BUDGET
+from simcodebench.core.case_failures import CASE_FAILED
 from simcodebench.core.failure_classes import BUDGET as BUDGET_CLASS
 from simcodebench.core.io import read_json, write_json
 from simcodebench.pipeline.plan import Plan
@@ -31,7 +32,7 @@ run_log = logging.getLogger("snakemake.logging")
 
 MIN_INTERVAL_S = 2.0
 """A refresh that comes sooner after the last one is skipped (unless forced)."""
-NOT_EXECUTED = frozenset({"F-NoResponse", "F-Context", "F-Extract", BUDGET_CLASS, "F-Case"})
+NOT_EXECUTED = frozenset({"F-NoResponse", "F-Context", "F-Extract", BUDGET_CLASS, CASE_FAILED})
 """Classes of attempts whose program never ran."""
 COUNTS = ("planned", "asked", "not_asked_budget", "skipped", "executed", "passed", "samples_passed")
 
