@@ -98,6 +98,12 @@ def test_slurm_profile_reproduces_the_local_scores(smoke):
     assert (frame[frame.agent == "mutants"].failure_class == frame[frame.agent == "mutants"].declared_class).all()
     assert sum("evaluate" in job for job in jobs) == 1, jobs  # the 16 executions ran as one batch: one sbatch
     assert jobs and all(job.split()[0] == "COMPLETED" for job in jobs), jobs
+    status = json.loads((on_slurm / "results" / "status.json").read_text())  # refreshed by the node's job too
+    ran = ~frame.failure_class.isin(["F-NoResponse", "F-Context", "F-Extract", "F-Budget", "F-Case"])
+    counts = {row["agent"]: (row["planned"], row["executed"], row["passed"]) for row in status["rows"]}
+    assert counts == {
+        agent: (len(rows), int(ran[rows.index].sum()), int(rows.passed.sum())) for agent, rows in frame.groupby("agent")
+    }
 
 
 def _cancel_first_execution(cluster: SlurmCluster, cancelled: list[str], stop: threading.Event) -> None:

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simcodebench.agents import budget
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
 from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.agents.backends.replay import replay_reply
-from simcodebench.agents.backends.reply import CONTEXT
+from simcodebench.agents.backends.reply import BUDGET, CONTEXT, Reply
 from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Messages, Outcome, Role
 from simcodebench.core.cases import Case
@@ -44,7 +45,9 @@ class Caller:
     The oracle answers every code-writing role with the reference solution and the mutant backend with its
     mutant; both answer other roles with the role's fixed ``oracle_text``. ``openai`` calls use the role's
     settings and go through the content-addressed reply cache under ``cache_root``: an entry is never requested
-    twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache.
+    twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache. A request with a cost is charged
+    to the agent's spend ledger ``ledger`` (:mod:`simcodebench.agents.budget`); once the agent's ``max_cost_usd``
+    is reached, no request is made and the call is recorded with status ``budget``, not cached.
     """
 
     agent: Agent
@@ -54,6 +57,7 @@ class Caller:
     cache_root: Path
     tau_time: float | None = None
     force: bool = False
+    ledger: Path | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
 
     def ask(self, role: str, messages: Messages) -> str | None:
@@ -96,11 +100,17 @@ class Caller:
         cached = None if self.force else cache.get(key)
         if cached is not None:
             return {**cached, "cache_key": key, "cache_hit": True}
+        stopped = budget.stop_reason(self.agent.settings, self.ledger) if self.ledger is not None else None
+        if stopped is not None:  # never cached: a run with a higher budget asks it
+            record = Reply(BUDGET, reason=stopped).to_dict()
+            return {"backend": "openai", **record, "cache_key": key, "cache_hit": False}
         seed = settings.get("seed")
         started = time.time()
         reply = call_openai(
             settings, messages, agent_name=self.agent.name, seed=None if seed is None else int(seed) + self.sample
         )
+        if self.ledger is not None and reply.cost_usd:
+            budget.charge(self.ledger, reply.cost_usd, key)
         record = {"backend": "openai", **reply.to_dict(), "requested_at": started}
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
             cache.put(key, record, force=self.force)
@@ -156,9 +166,10 @@ def generate(
     cache_root: Path,
     tau_time: float | None = None,
     force: bool = False,
+    ledger: Path | None = None,
 ) -> dict[str, Any]:
     """Make the calls of one attempt as its strategy directs (``payload`` is its ``messages.json``) and
-    return the attempt's record (the content of ``response.json``)."""
-    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force)
+    return the attempt's record (the content of ``response.json``); requests are charged to ``ledger``."""
+    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force, ledger)
     outcome = agent.strategy.respond(payload, caller.ask)
     return attempt_record(agent, payload, caller.calls, outcome)

@@ -102,6 +102,7 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
             raise InputError(
                 config_file, f"{field}.samples", f"is '{RECORDED}', which only a replay agent has", "give a number"
             )
+        _check_budget(settings, field, config_file)
         _check_strategy(settings, field, config_file)
         check_agent_protocol(settings, field, config_file, Path(config.get("cases_dir") or cases_root()))
         agents[name] = Agent(name=name, settings=settings)
@@ -113,6 +114,27 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
 def check_suite_settings(agent: Agent, suite: Suite, config_file: str) -> None:
     """The agent's effective settings for ``suite`` fit their strategy (an error names ``suites.<suite>``)."""
     _check_strategy(agent.for_suite(suite).settings, f"agents.{agent.name}.suites.{suite.name}", config_file)
+
+
+def _check_budget(settings: dict[str, Any], field: str, config_file: str) -> None:
+    """``max_cost_usd`` belongs to an ``openai`` agent whose requests have a price."""
+    if settings.get("max_cost_usd") is None:
+        return
+    if settings["backend"] != "openai":
+        raise InputError(
+            config_file,
+            f"{field}.max_cost_usd",
+            f"is set on a {settings['backend']} agent",
+            "remove it: only an openai agent's requests cost money",
+        )
+    priced = settings.get("price") or any((role or {}).get("price") for role in (settings.get("roles") or {}).values())
+    if not priced:
+        raise InputError(
+            config_file,
+            f"{field}.max_cost_usd",
+            "is set but the agent has no price, so its spend stays unknown",
+            "add price: {prompt_per_1m: USD, completion_per_1m: USD}",
+        )
 
 
 def _check_strategy(settings: dict[str, Any], field: str, config_file: str) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import h5py
 
+from simcodebench.core.failure_classes import BUDGET as BUDGET_CLASS
 from simcodebench.core.io import read_json, write_json
 
 if TYPE_CHECKING:
@@ -71,9 +72,10 @@ def failed_score(ident: dict[str, Any], generation: dict[str, Any], failed: dict
 
 
 def split(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The rows of scored cases and the rows of failed cases (``F-Case``)."""
+    """The rows that count (neither ``F-Case`` nor ``F-Budget``, an attempt its agent's budget left unasked)
+    and the rows of failed cases (``F-Case``)."""
     failed = frame["failure_class"].eq(CASE_FAILED)
-    return frame[~failed], frame[failed]
+    return frame[~failed & frame["failure_class"].ne(BUDGET_CLASS)], frame[failed]
 
 
 def markdown(failed: pd.DataFrame) -> str:

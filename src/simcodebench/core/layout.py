@@ -11,6 +11,8 @@ of values, a method returns the rule's pattern. ``results/`` of the working dire
     results/asks/<suite>/<attempt>/<batch>.json                an ask job's record (the same batch's replies)
     results/batches/<suite>/<attempt>/<batch>.json             an evaluate job's record
     results/cache/replies/                                     the reply cache
+    results/cache/spend/<agent>.jsonl                          what each request of the agent cost (its budget)
+    results/status.json                                        the run's progress, per agent and suite
     results/logs/                                              job logs of references, calibrations, aggregate
     results/summary/                                           scores.csv, tables, figures, report
     results/summary/samples/                                   a page per failed sample and a few passed ones
@@ -49,6 +51,15 @@ class Layout:
     def reply_cache(self) -> str:
         """``cache/replies/``: every reply received, content-addressed."""
         return f"{self.root}/cache/replies"
+
+    def spend_ledger(self, agent: str) -> str:
+        """``cache/spend/<agent>.jsonl``: the cost of each request the agent made, over every run."""
+        return f"{self.root}/cache/spend/{agent}.jsonl"
+
+    @property
+    def status(self) -> str:
+        """``status.json``: the run's progress per agent and suite, refreshed as jobs finish."""
+        return f"{self.root}/status.json"
 
     @property
     def summary(self) -> str:

@@ -13,6 +13,7 @@ from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.status import refresh as refresh_status
 from simcodebench.report.collect import collect_samples
 from simcodebench.report.sample_pages import write_sample_pages
 from simcodebench.report.summary import write_summary
@@ -70,8 +71,9 @@ def _draw(plan: Plan, row: dict[str, Any], png: Path) -> bool:
 
 def run(plan: Plan, input: Any, output: Any) -> None:
     """Rule ``aggregate`` (its inputs, the batch records, say every attempt is scored): each sample's
-    ``final.json``, then the summary."""
+    ``final.json``, then the summary, then the run's status file, exact now (:func:`.status.refresh`)."""
     finals = [Path(p) for p in plan.final_targets()]
     for final in finals:
         make_final([Path(p) for p in plan.score_paths(*final.parent.parts[-4:])], final)
     make_summary(plan, finals, Path(output.csv).parent)
+    refresh_status(plan, force=True)

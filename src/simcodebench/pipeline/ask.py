@@ -26,6 +26,7 @@ from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
+from simcodebench.pipeline.status import refresh as refresh_status
 
 log = logging.getLogger("simcodebench")
 NOTED_PIECES = 10
@@ -101,8 +102,10 @@ def make_response(
     cache_root: Path,
     calibration: Path | None = None,
     force: bool = False,
+    ledger: Path | None = None,
 ) -> None:
-    """Make the attempt's calls as its strategy directs (through the reply cache) and write ``response.json``."""
+    """Make the attempt's calls as its strategy directs (through the reply cache, each request charged to the
+    agent's spend ``ledger``) and write ``response.json``."""
     data = read_json(messages_path)
     if data["skipped"]:
         keep = {k: data[k] for k in ("strategy", "stage", "carry")}
@@ -110,7 +113,7 @@ def make_response(
         return
     tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
     with fitting(prompt_window(agent)):  # prompts a strategy builds while it calls are fitted the same way
-        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
+        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force, ledger)
     record["provenance"] = provenance()
     write_json(out, record)
 
@@ -177,15 +180,21 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
             Path(plan.layout.reply_cache),
             calibration,
             plan.force_reply,
+            Path(plan.layout.spend_ledger(agent_name)),
         )
         make_solution(case, here / "response.json", here / MANIFEST)
     status = read_json(here / MANIFEST)["status"]
+    response = read_json(here / "response.json")
+    usage = response.get("usage") or {}
     return {
         "agent": agent_name,
         "case": case_id,
         "sample": sample,
         "status": status,
         "seconds": time.perf_counter() - start,
+        "prompt_tokens": int(usage.get("prompt_tokens") or 0),
+        "completion_tokens": int(usage.get("completion_tokens") or 0),
+        "cost_usd": response.get("cost_usd"),
     }
 
 
@@ -228,10 +237,12 @@ def ask_batch(plan: Plan, suite: str, attempt: int, batch: str, pools: dict[str,
 
 def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
     """Rule ``ask``: every member of the batch (:func:`ask_batch`, as many at a time per endpoint as the job's
-    endpoint resource), then the record (each member's status and seconds). Only the record is declared to
+    endpoint resource), then the record (each member's status, seconds, tokens and cost), then the run's status
+    file (:func:`.status.refresh`). Only the record is declared to
     Snakemake: each declared file costs every job of a large plan (README, "What a job is, and why")."""
     suite, attempt, batch = wildcards.suite, int(wildcards.attempt), wildcards.batch
     with job_log(Path(log[0])):
         pools = {name: int(resources.get(name) or 1) for name in plan.ask_endpoints(suite, attempt, batch)}
         records = ask_batch(plan, suite, attempt, batch, pools)
         write_json(Path(output[0]), {"suite": suite, "attempt": attempt, "batch": batch, "members": records})
+    refresh_status(plan)

@@ -24,6 +24,7 @@ from simcodebench.execution.slots import Slots, shared
 from simcodebench.pipeline.convergence import make_convergence
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.score import make_score
+from simcodebench.pipeline.status import refresh as refresh_status
 
 log = logging.getLogger("simcodebench")
 
@@ -211,7 +212,8 @@ def make_run(
 def run(plan: Plan, wildcards: Any, output: Any, threads: int, resources: Any, log: Any) -> None:
     """Rule ``evaluate``: execute [+ converge] + score every member of the batch: at once on the shared core slots
     where the job claims no thread (local profile, ``Plan.batch_threads``), else as many at a time as its
-    ``threads`` hold its members' cores (one after another in a one-core cluster job)."""
+    ``threads`` hold its members' cores (one after another in a one-core cluster job); then the run's status
+    file (:func:`.status.refresh`, on the node where the job ran)."""
     cores = max(1, int(resources.get("cpus_per_task") or 1))
     workers = SHARED if int(threads) == 0 and shared() is not None else max(1, int(threads) // cores)
     with job_log(Path(log[0])):
@@ -224,3 +226,4 @@ def run(plan: Plan, wildcards: Any, output: Any, threads: int, resources: Any, l
             resources.get("mpi"),
             workers,
         )
+    refresh_status(plan)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents.backends.reply import CONTEXT
+from simcodebench.agents.backends.reply import BUDGET, CONTEXT
 from simcodebench.core.cases import Case
+from simcodebench.core.failure_classes import BUDGET as BUDGET_CLASS
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
 from simcodebench.core.registry import plugin_of
 
 OUTCOME_CLASS = {"missing": "F-Missing", "format": "F-Format", "nonfinite": "F-NaN", "invalid": "F-Valid"}
+RESPONSE_CLASS = {CONTEXT: "F-Context", BUDGET: BUDGET_CLASS}
+"""The response gate's class for a reply without text, by its status (else F-NoResponse)."""
 RUN_CLASS = {"timeout": "F-Timeout", "error": "F-Exec", "killed": "F-Exec", "infra": "F-Infra"}
 
 
@@ -92,7 +95,8 @@ def score_attempt(
     """Apply the gates in order (response, extraction, run, outputs, accuracy, convergence, time) to one attempt.
 
     The response gate fails as F-Context when the prompt could not fit the model's context window (the
-    response's status ``context``), else as F-NoResponse when there is no reply text.
+    response's status ``context``), as F-Budget when it was not asked because the agent's budget was reached
+    (``budget``), else as F-NoResponse when there is no reply text.
 
     A calibration without an accuracy threshold (policy ``none``) has no accuracy gate: an ``ok`` measurement
     passes it, with or without an error.
@@ -112,7 +116,7 @@ def score_attempt(
     extracted = gates.check(
         "response",
         response["status"] == "ok",
-        "F-Context" if response["status"] == CONTEXT else "F-NoResponse",
+        RESPONSE_CLASS.get(response["status"], "F-NoResponse"),
         (response.get("reason") or "") if response["status"] != "ok" else "",
     ) and gates.check("extraction", manifest["status"] == "ok", "F-Extract", manifest.get("reason", ""))
     if extracted and not gates.check("run", *run_gate(case, run, run_dir)) and reports_failed_runs(case):

@@ -14,6 +14,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from simcodebench.agents import budget
+from simcodebench.agents.backends.reply import BUDGET
+from simcodebench.core.io import read_json
 from simcodebench.core.layout import MANIFEST
 from simcodebench.pipeline.plan import Plan
 
@@ -63,9 +66,38 @@ def _stale_attempts(plan: Plan, suite: str, attempt: int, batch: str, removed: l
     return first
 
 
+def _budget_stops(plan: Plan, removed: list[str]) -> None:
+    """Remove the ``ask`` records holding attempts an agent's budget left unasked, and their ``evaluate`` records,
+    when that agent may ask again (its ``max_cost_usd`` was raised or removed), so that this run asks and scores
+    them (Snakemake takes a finished output whose input is missing as finished); then the agent's stop marker."""
+    resumed = {}
+    for agent in plan.agents.values():
+        ledger = Path(plan.layout.spend_ledger(agent.name))
+        if budget.stopped_marker(ledger).is_file() and budget.within(agent.settings, ledger):
+            resumed[agent.name] = budget.stopped_marker(ledger)
+    if not resumed:
+        return
+    attempts = max(agent.attempts for agent in plan.agents.values())
+    for suite in plan.suites():
+        for attempt in range(attempts):
+            for batch, members in plan.batches(suite, attempt).items():
+                record = plan.layout.ask_record(suite, attempt, batch)
+                if not any(agent in resumed for agent, _, _ in members) or not Path(record).is_file():
+                    continue
+                if any(m["agent"] in resumed and m["status"] == BUDGET for m in read_json(Path(record))["members"]):
+                    log.info("%s holds attempts not asked for the budget, which now allows more: asked again", record)
+                    for stale in (record, plan.layout.batch_record(suite, attempt, batch)):
+                        Path(stale).unlink(missing_ok=True)
+                        removed.append(stale)
+    for marker in resumed.values():
+        marker.unlink()
+
+
 def remove_stale_records(plan: Plan) -> list[str]:
-    """Remove every record of the plan that stands for a file that no longer exists; return their paths."""
+    """Remove every record of the plan that stands for a file that no longer exists, and the ``ask`` records of
+    attempts left unasked by a budget since raised; return their paths."""
     removed: list[str] = []
+    _budget_stops(plan, removed)
     _stale_case_records(plan, removed)
     for suite in plan.suites():
         for attempt in range(plan.attempts(suite)):

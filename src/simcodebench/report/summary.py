@@ -8,6 +8,7 @@ from pathlib import Path
 from simcodebench.core import case_failures
 from simcodebench.core.io import atomic_write_text
 from simcodebench.core.plugin import SuitePlugin
+from simcodebench.report import budget_stops
 from simcodebench.report.collect import collect, collect_samples
 from simcodebench.report.plots import failure_class_plot
 from simcodebench.report.tables import write_tables
@@ -21,7 +22,8 @@ def write_summary(
     ``plugins`` maps each suite to its plugin, whose ``report`` adds the suite's own tables. Writes
     ``scores.csv`` (one row per agent, suite, case, sample, attempt), ``<suite>.md`` per suite, ``summary.md``
     and ``failure_classes.png``, each atomically. Samples of a case whose reference or
-    calibration failed (``F-Case``) are left out of the tables and the plot and listed in ``summary.md``.
+    calibration failed (``F-Case``) are left out of the tables and the plot and listed in ``summary.md``, and so
+    are the agents stopped by their budget (``F-Budget`` samples, never asked).
     Returns the paths keyed by file name.
     """
     out_dir = Path(out_dir)
@@ -32,7 +34,8 @@ def write_summary(
     plot = out_dir / "failure_classes.png"
     failure_class_plot(scored, plot)
     paths = [scores, *write_tables(scored, out_dir, plugins), plot]
-    if not failed.empty:
+    apart = case_failures.markdown(failed) + budget_stops.markdown(frame)
+    if apart:
         summary = out_dir / "summary.md"
-        atomic_write_text(summary, summary.read_text() + case_failures.markdown(failed), mode=0o644)
+        atomic_write_text(summary, summary.read_text() + apart, mode=0o644)
     return {path.name: path for path in paths}

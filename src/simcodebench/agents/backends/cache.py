@@ -20,6 +20,7 @@ IGNORED_AGENT_KEYS = frozenset(
         "samples",
         "attempts",
         "price",
+        "max_cost_usd",
         "timeout_s",
         "max_retries",
         "backoff_s",

@@ -8,6 +8,7 @@ from typing import Any
 OK = "ok"
 NO_RESPONSE = "no_response"
 CONTEXT = "context"
+BUDGET = "budget"
 
 
 def zero_usage() -> dict[str, int]:
@@ -20,8 +21,9 @@ class Reply:
     """An LLM reply.
 
     ``status`` is ``"ok"`` when the model returned text, ``"no_response"`` when it returned none (empty or
-    missing content) and ``"context"`` when the prompt cannot fit the model's context window; ``reason`` says why
-    there is no text. ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
+    missing content), ``"context"`` when the prompt cannot fit the model's context window and ``"budget"`` when
+    it was not asked because the agent's ``max_cost_usd`` was reached; ``reason`` says why there is no text.
+    ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
     time of the request that succeeded. ``reasoning`` is a reasoning model's thinking, kept apart from ``text``
     (:mod:`simcodebench.agents.backends.reasoning`), which extraction never reads. ``raw`` is the response body as
     received; ``extra`` holds anything else a backend wants to keep (never a secret).
