@@ -60,7 +60,7 @@ def test_gold_table_overall_by_hand():
     row = stats.iloc[0]
     # Exec 1, 0.5, 0.75, 0.25, 0: mean 0.5, sample variance 0.625 / 4, s.e. sqrt(0.15625 / 5)
     assert (row.n, row.exec, row.exec_se) == (5, 0.5, pytest.approx(math.sqrt(0.03125)))
-    assert row.valid == 3
+    assert (row.valid, row.problems, row.valid_problems) == (3, 2, pytest.approx(4 / 3))
     # strict: 0.02 and 0.08 (0.10 is not under 10%): mean 0.05, s.d. 0.03 sqrt(2), s.e. 0.03
     assert (row.strict, row.strict_se) == (pytest.approx(0.05), pytest.approx(0.03))
     assert (row.pass_tau, row.pass_10) == (0.2, 0.4)
@@ -79,9 +79,25 @@ def test_gold_table_per_problem_by_hand():
 
 def test_gold_table_markdown():
     text = fea_markdown(_frame(GOLD))
-    assert "| a | fea | 0.50 ± 0.18 | 3/5 | 0.05 ± 0.03 | 20.0% | 40.0% | 0.75 ± 0.25 |" in text
-    assert "| a | fea | p1 | 0.75 ± 0.25 | 2/2 | 0.05 ± 0.03 | 50.0% | 100.0% | 0.75 ± 0.25 |" in text
-    assert "| a | fea | p2 | 0.33 ± 0.22 | 1/3 | — | 0.0% | 0.0% | — |" in text
+    nc2, nc5 = " | ".join(["not computed"] * 2), " | ".join(["not computed"] * 5)
+    header = (
+        "| agent | suite | samples | Exec | Tree | CodeSim | Valid (problems) | IfFact | IfRec | FeatRec | PropRec |"
+    )
+    assert text.startswith(header + " FeatDim | Rel. Error \\| Strict | pass (tau) | pass (10%) | API fact. |")
+    # Valid over problems: p1 valid in 2 of 2 samples, p2 in 1 of 3: 1 + 1/3 of the 2 problems
+    assert f"| a | fea | 5 | 0.50 ± 0.18 | {nc2} | 1.3/2 | {nc5} | 0.05 ± 0.03 | 20.0% | 40.0% | 0.75 ± 0.25 |" in text
+    assert f"| a | fea | p1 | 0.75 ± 0.25 | {nc2} | 2/2 | {nc5} | 0.05 ± 0.03 | 50.0% | 100.0% | 0.75 ± 0.25 |" in text
+    assert f"| a | fea | p2 | 0.33 ± 0.22 | {nc2} | 1/3 | {nc5} | — | 0.0% | 0.0% | — |" in text
+    assert "COMSOL's model tree" in text
+
+
+def test_gold_table_valid_counts_problems_as_the_paper():
+    """One sample per problem, as the paper: Valid is x/15 style, whole problems."""
+    rows = [_row("a", "fea", f"p{i}", 0, "F-Acc", metrics={"executability": 1.0, "rel_error": 0.5}) for i in range(3)]
+    rows.append(_row("a", "fea", "p3", 0, "F-Valid", metrics={"executability": 1.0}))
+    stats = fea_stats(_frame(rows)).iloc[0]
+    assert (stats.valid_problems, stats.problems) == (3.0, 4)
+    assert "| a | fea | 4 | 1.00 ± 0.00 | not computed | not computed | 3/4 |" in fea_markdown(_frame(rows))
 
 
 # ---------------------------------------------------------------- FoamBench
