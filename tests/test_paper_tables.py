@@ -16,6 +16,7 @@ from scipy.stats import binomtest
 from simcodebench.report.collect import COLUMNS
 from simcodebench.suites.cfd_query.report import cfd_query_markdown, cfd_query_stats
 from simcodebench.suites.fea.report import fea_markdown, fea_stats
+from simcodebench.suites.foam import paper_tables
 from simcodebench.suites.foam.report import foambench_markdown, foambench_stats
 
 
@@ -121,6 +122,95 @@ def test_foambench_means_by_hand():
     assert stats.loc[("b", "foam"), columns].tolist() == pytest.approx([1, 1.0, 1.0, 1.0, 1.0, 1.0])
     assert len(stats) == 3
     assert "| a | foam | 4 | 0.500 | 0.600 | 0.450 | 0.375 | 0.250 |" in foambench_markdown(_frame(FOAM))
+
+
+def _foam(agent: str, suite: str, case: str, cls: str, strategy: str, **fields: Any) -> dict[str, Any]:
+    return _row(agent, suite, case, fields.pop("sample", 0), cls, strategy=strategy, **fields)
+
+
+PROTOCOLS = [
+    # z, zero-shot: on foam p1 passes, p2 does not run (exec 0.5, struct 0.75, file 0.6, NMSE 0.5, success 0.5)
+    _foam(
+        "z",
+        "foam",
+        "p1",
+        "Pass",
+        "single",
+        run_status="ok",
+        prompt_tokens=100,
+        completion_tokens=50,
+        cost_usd=0.01,
+        metrics={"struct": 1.0, "file": 0.8, "nmse_score": 1.0},
+    ),
+    _foam(
+        "z",
+        "foam",
+        "p2",
+        "F-Exec",
+        "single",
+        run_status="error",
+        prompt_tokens=300,
+        completion_tokens=70,
+        cost_usd=0.03,
+        metrics={"struct": 0.5, "file": 0.4},
+    ),
+    _foam("z", "foam", "p1", "F-Infra", "single", sample=9, prompt_tokens=10**6, cost_usd=9.0),  # not counted
+    # z on the second split, no token counts from the endpoint
+    _foam(
+        "z",
+        "foam-hard",
+        "p3",
+        "F-Acc",
+        "single",
+        run_status="ok",
+        metrics={"struct": 0.5, "file": 0.5, "nmse_score": 0.5},
+    ),
+    # r, retry with the error (Reviewer only): fails, passes, then a skipped attempt (not a loop)
+    _foam(
+        "r",
+        "foam",
+        "p1",
+        "F-Exec",
+        "feedback",
+        final=False,
+        run_status="error",
+        prompt_tokens=100,
+        completion_tokens=10,
+        metrics={"struct": 1.0, "file": 1.0},
+    ),
+    _foam(
+        "r",
+        "foam",
+        "p1",
+        "Pass",
+        "feedback",
+        attempt=1,
+        run_status="ok",
+        prompt_tokens=200,
+        completion_tokens=20,
+        metrics={"struct": 1.0, "file": 1.0, "nmse_score": 1.0},
+    ),
+    _foam("r", "foam", "p1", "Pass", "feedback", attempt=2, final=False, status="skipped"),
+    _row("a", "fea", "p1", 0, "Pass", strategy="single", metrics={"executability": 1.0}),  # another suite
+]
+
+
+def test_cfdllmbench_tables_6_2_and_8_by_hand():
+    table_6, table_2, table_8 = paper_tables.sections(_frame(PROTOCOLS))
+    assert table_6.title == "As CFDLLMBench Table 6 (FoamBench, zero-shot)"
+    assert table_6.markdown.startswith(
+        "| agent | foam: exec/struct/file/NMSE/Success (samples) | foam-hard: exec/struct/file/NMSE/Success (samples) |"
+    )
+    assert "| z | 0.500/0.750/0.600/0.500/0.500 (2) | 1.000/0.500/0.500/0.500/0.000 (1) |" in table_6.markdown
+    assert "| r |" not in table_6.markdown  # a retrying agent is not zero-shot
+    assert table_2.title == "As CFDLLMBench Table 2 (FoamBench ablations, Success)"
+    assert "| r | foam | not computed | 1.000 (1) |" in table_2.markdown and "| z |" not in table_2.markdown
+    # per sample, summed over asked attempts: z on foam (100 + 300) / 2 prompt, (50 + 70) / 2 completion
+    assert "| z | foam | 2 | 200 | 60 | 0.0200 | 1.0 |" in table_8.markdown
+    assert "| z | foam-hard | 1 | — | — | — | 1.0 |" in table_8.markdown
+    assert "| r | foam | 1 | 300 | 30 | — | 2.0 |" in table_8.markdown
+    assert "Table 7 (RAG+Reviewer" in table_8.markdown and "fea" not in table_8.markdown
+    assert paper_tables.sections(_frame(PROTOCOLS[-1:])) == []
 
 
 # ---------------------------------------------------------------- CFDQuery
