@@ -82,6 +82,11 @@ def test_no_fem_scores_no_section():
 def test_family_metrics_from_real_cases():
     assert family_metrics(get_case("fem", "poisson_lshape_corner")) == {"family_poisson": 1.0, "dealii": 0.0}
     assert family_metrics(get_case("fem-dealii", "heat_square")) == {"family_heat": 1.0, "dealii": 1.0}
+    # every scored attempt gets them through the plugin's hook
+    assert plugin("fem").timed_metrics(get_case("fem", "heat_square"), {}, None, {}) == {
+        "family_heat": 1.0,
+        "dealii": 0.0,
+    }
     case = get_case("fem", "heat_square")
     odd = dataclasses.replace(case, visible=dataclasses.replace(case.visible, spec={"family": "maxwell"}))
     with pytest.raises(ValueError, match="visible.spec.family is 'maxwell'"):
