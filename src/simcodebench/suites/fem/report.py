@@ -4,7 +4,8 @@ deal.II part of Table 2 (``fem-dealii``), from the fem suites' final attempts.
 A cell is the pass rate in percent (one decimal, as the paper) over the counted final attempts (F-Infra left
 out) of the agent's cases of that family, with passed/counted beside it; "All" pools every family. The family
 and the library come from the scores' ``family_<name>`` and ``dealii`` metrics (:mod:`.families`), taken for
-a case from any of its scored attempts. A family without a case in the run shows a dash. The paper's Firedrake
+a case from any of its scored attempts. A family without a case in the run shows a dash; a case of no paper
+family counts in All only. The paper's Firedrake
 columns (Table 2) are not computed: no suite here runs Firedrake.
 """
 
@@ -23,8 +24,8 @@ DEALII_FAMILIES = tuple(family for family in FAMILIES if family not in ("burgers
 """Table 2's deal.II columns: Table 1's without Burgers and wave."""
 NOTE = (
     "Pass rate (%) over counted final attempts (F-Infra left out) of the cases of each family, passed/counted "
-    "in brackets; a dash: no case of that family ran. Table 2's Firedrake columns: not computed (no suite runs "
-    "Firedrake here)."
+    "in brackets; a dash: no case of that family ran; a case of no paper family counts in All only. "
+    "Table 2's Firedrake columns: not computed (no suite runs Firedrake here)."
 )
 
 
