@@ -15,6 +15,7 @@ import pytest
 from simcodebench.cli import main
 from simcodebench.core.cases import load_suite_cases
 from simcodebench.core.errors import InputError
+from simcodebench.execution.sandbox import prepare_run_dir
 from simcodebench.suites.re4.released import import_released_keyhole
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ def suite(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(not UPSTREAM.is_dir(), reason="../shared/upstream is absent")
-def test_the_case_runs_on_the_released_file(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_import_links_the_released_file(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["import", "re4-keyhole", str(UPSTREAM), "--out", str(suite / "keyhole_released")]) == 0
     assert "case keyhole_released written" in capsys.readouterr().out
     cases = {case.id: case for case in load_suite_cases(suite)}
@@ -48,10 +49,14 @@ def test_the_case_runs_on_the_released_file(suite: Path, capsys: pytest.CaptureF
 @pytest.mark.skipif(not UPSTREAM.is_dir(), reason="../shared/upstream is absent")
 def test_the_oracle_recovers_ke_on_the_released_file(suite: Path, tmp_path: Path) -> None:
     out = import_released_keyhole(UPSTREAM, suite / "keyhole_released")
-    run = tmp_path / "run"
-    run.mkdir()
-    shutil.copy2(out / "dataset_keyhole.csv", run / "dataset_keyhole.csv")
-    subprocess.run([sys.executable, str(out / "reference_solution.py")], cwd=run, check=True, timeout=120)
+    [case] = [case for case in load_suite_cases(suite) if case.id == out.name]
+    solution, run = tmp_path / "solution", tmp_path / "run"
+    solution.mkdir()
+    shutil.copy2(out / "reference_solution.py", solution / "solution.py")
+    prepare_run_dir(case, solution, run)  # as the harness lays out a run: the data file copied, not linked
+    data = run / "dataset_keyhole.csv"
+    assert not data.is_symlink() and data.read_bytes() == (UPSTREAM / "dataset_keyhole.csv").read_bytes()
+    subprocess.run([sys.executable, "solution.py"], cwd=run, check=True, timeout=120)
     exponents = json.loads((run / "solution.json").read_text())
     assert exponents == pytest.approx(
         {"eta_P": -2, "V_s": 1, "r_0": 3, "alpha": 1, "rho": 2, "C_p": 2, "T_l_minus_T_0": 2}
