@@ -10,7 +10,7 @@ SNAKE_ARGS ?=
 CONFIG_FILE := $(if $(CONFIG),--configfile $(CONFIG),)
 CONFIG_ARG := $(if $(CONFIG),$(CONFIG_FILE) --replace-workflow-config,)
 
-.PHONY: run test test-deps venv envs lint format calibrate rerun report clean pdeagent-bench
+.PHONY: run test test-deps venv envs lint format calibrate rerun report clean pdeagent-bench re4-keyhole
 
 venv: $(VENV)/.installed
 
@@ -93,6 +93,13 @@ pdeagent-bench: venv
 	@test -f cases/pdeagent-bench/import_report.json \
 	  || $(BIN)/simcodebench import pdeagent-bench $(UPSTREAM)/pdeagent-bench/benchmark_v2.jsonl --out cases/pdeagent-bench
 	@echo "cases/pdeagent-bench: $$(ls cases/pdeagent-bench/*/case.yaml | wc -l) records"
+
+## make re4-keyhole [RE4_DATA=$(UPSTREAM)/re4]: the keyhole case on Re^4's released dataset_keyhole.csv, from the
+## folder RE4_DATA, as the case cases/re4/keyhole_released (git ignores it; the data file is a link to yours);
+## run it with `cases: {re4: [keyhole_released]}` in the config (cases/re4/README.md).
+RE4_DATA ?= $(UPSTREAM)/re4
+re4-keyhole: venv
+	$(BIN)/simcodebench import re4-keyhole $(RE4_DATA)
 
 ## make calibrate: regenerate every calibration (thresholds) on this machine.
 calibrate: envs

@@ -16,6 +16,7 @@ from scipy.stats import binomtest
 from simcodebench.report.collect import COLUMNS
 from simcodebench.suites.cfd_query.report import cfd_query_markdown, cfd_query_stats
 from simcodebench.suites.fea.report import fea_markdown, fea_stats
+from simcodebench.suites.foam import paper_tables
 from simcodebench.suites.foam.report import foambench_markdown, foambench_stats
 
 
@@ -60,7 +61,7 @@ def test_gold_table_overall_by_hand():
     row = stats.iloc[0]
     # Exec 1, 0.5, 0.75, 0.25, 0: mean 0.5, sample variance 0.625 / 4, s.e. sqrt(0.15625 / 5)
     assert (row.n, row.exec, row.exec_se) == (5, 0.5, pytest.approx(math.sqrt(0.03125)))
-    assert row.valid == 3
+    assert (row.valid, row.problems, row.valid_problems) == (3, 2, pytest.approx(4 / 3))
     # strict: 0.02 and 0.08 (0.10 is not under 10%): mean 0.05, s.d. 0.03 sqrt(2), s.e. 0.03
     assert (row.strict, row.strict_se) == (pytest.approx(0.05), pytest.approx(0.03))
     assert (row.pass_tau, row.pass_10) == (0.2, 0.4)
@@ -79,9 +80,25 @@ def test_gold_table_per_problem_by_hand():
 
 def test_gold_table_markdown():
     text = fea_markdown(_frame(GOLD))
-    assert "| a | fea | 0.50 ± 0.18 | 3/5 | 0.05 ± 0.03 | 20.0% | 40.0% | 0.75 ± 0.25 |" in text
-    assert "| a | fea | p1 | 0.75 ± 0.25 | 2/2 | 0.05 ± 0.03 | 50.0% | 100.0% | 0.75 ± 0.25 |" in text
-    assert "| a | fea | p2 | 0.33 ± 0.22 | 1/3 | — | 0.0% | 0.0% | — |" in text
+    nc2, nc5 = " | ".join(["not computed"] * 2), " | ".join(["not computed"] * 5)
+    header = (
+        "| agent | suite | samples | Exec | Tree | CodeSim | Valid (problems) | IfFact | IfRec | FeatRec | PropRec |"
+    )
+    assert text.startswith(header + " FeatDim | Rel. Error \\| Strict | pass (tau) | pass (10%) | API fact. |")
+    # Valid over problems: p1 valid in 2 of 2 samples, p2 in 1 of 3: 1 + 1/3 of the 2 problems
+    assert f"| a | fea | 5 | 0.50 ± 0.18 | {nc2} | 1.3/2 | {nc5} | 0.05 ± 0.03 | 20.0% | 40.0% | 0.75 ± 0.25 |" in text
+    assert f"| a | fea | p1 | 0.75 ± 0.25 | {nc2} | 2/2 | {nc5} | 0.05 ± 0.03 | 50.0% | 100.0% | 0.75 ± 0.25 |" in text
+    assert f"| a | fea | p2 | 0.33 ± 0.22 | {nc2} | 1/3 | {nc5} | — | 0.0% | 0.0% | — |" in text
+    assert "COMSOL's model tree" in text
+
+
+def test_gold_table_valid_counts_problems_as_the_paper():
+    """One sample per problem, as the paper: Valid is x/15 style, whole problems."""
+    rows = [_row("a", "fea", f"p{i}", 0, "F-Acc", metrics={"executability": 1.0, "rel_error": 0.5}) for i in range(3)]
+    rows.append(_row("a", "fea", "p3", 0, "F-Valid", metrics={"executability": 1.0}))
+    stats = fea_stats(_frame(rows)).iloc[0]
+    assert (stats.valid_problems, stats.problems) == (3.0, 4)
+    assert "| a | fea | 4 | 1.00 ± 0.00 | not computed | not computed | 3/4 |" in fea_markdown(_frame(rows))
 
 
 # ---------------------------------------------------------------- FoamBench
@@ -105,6 +122,95 @@ def test_foambench_means_by_hand():
     assert stats.loc[("b", "foam"), columns].tolist() == pytest.approx([1, 1.0, 1.0, 1.0, 1.0, 1.0])
     assert len(stats) == 3
     assert "| a | foam | 4 | 0.500 | 0.600 | 0.450 | 0.375 | 0.250 |" in foambench_markdown(_frame(FOAM))
+
+
+def _foam(agent: str, suite: str, case: str, cls: str, strategy: str, **fields: Any) -> dict[str, Any]:
+    return _row(agent, suite, case, fields.pop("sample", 0), cls, strategy=strategy, **fields)
+
+
+PROTOCOLS = [
+    # z, zero-shot: on foam p1 passes, p2 does not run (exec 0.5, struct 0.75, file 0.6, NMSE 0.5, success 0.5)
+    _foam(
+        "z",
+        "foam",
+        "p1",
+        "Pass",
+        "single",
+        run_status="ok",
+        prompt_tokens=100,
+        completion_tokens=50,
+        cost_usd=0.01,
+        metrics={"struct": 1.0, "file": 0.8, "nmse_score": 1.0},
+    ),
+    _foam(
+        "z",
+        "foam",
+        "p2",
+        "F-Exec",
+        "single",
+        run_status="error",
+        prompt_tokens=300,
+        completion_tokens=70,
+        cost_usd=0.03,
+        metrics={"struct": 0.5, "file": 0.4},
+    ),
+    _foam("z", "foam", "p1", "F-Infra", "single", sample=9, prompt_tokens=10**6, cost_usd=9.0),  # not counted
+    # z on the second split, no token counts from the endpoint
+    _foam(
+        "z",
+        "foam-hard",
+        "p3",
+        "F-Acc",
+        "single",
+        run_status="ok",
+        metrics={"struct": 0.5, "file": 0.5, "nmse_score": 0.5},
+    ),
+    # r, retry with the error (Reviewer only): fails, passes, then a skipped attempt (not a loop)
+    _foam(
+        "r",
+        "foam",
+        "p1",
+        "F-Exec",
+        "feedback",
+        final=False,
+        run_status="error",
+        prompt_tokens=100,
+        completion_tokens=10,
+        metrics={"struct": 1.0, "file": 1.0},
+    ),
+    _foam(
+        "r",
+        "foam",
+        "p1",
+        "Pass",
+        "feedback",
+        attempt=1,
+        run_status="ok",
+        prompt_tokens=200,
+        completion_tokens=20,
+        metrics={"struct": 1.0, "file": 1.0, "nmse_score": 1.0},
+    ),
+    _foam("r", "foam", "p1", "Pass", "feedback", attempt=2, final=False, status="skipped"),
+    _row("a", "fea", "p1", 0, "Pass", strategy="single", metrics={"executability": 1.0}),  # another suite
+]
+
+
+def test_cfdllmbench_tables_6_2_and_8_by_hand():
+    table_6, table_2, table_8 = paper_tables.sections(_frame(PROTOCOLS))
+    assert table_6.title == "As CFDLLMBench Table 6 (FoamBench, zero-shot)"
+    assert table_6.markdown.startswith(
+        "| agent | foam: exec/struct/file/NMSE/Success (samples) | foam-hard: exec/struct/file/NMSE/Success (samples) |"
+    )
+    assert "| z | 0.500/0.750/0.600/0.500/0.500 (2) | 1.000/0.500/0.500/0.500/0.000 (1) |" in table_6.markdown
+    assert "| r |" not in table_6.markdown  # a retrying agent is not zero-shot
+    assert table_2.title == "As CFDLLMBench Table 2 (FoamBench ablations, Success)"
+    assert "| r | foam | not computed | 1.000 (1) |" in table_2.markdown and "| z |" not in table_2.markdown
+    # per sample, summed over asked attempts: z on foam (100 + 300) / 2 prompt, (50 + 70) / 2 completion
+    assert "| z | foam | 2 | 200 | 60 | 0.0200 | 1.0 |" in table_8.markdown
+    assert "| z | foam-hard | 1 | — | — | — | 1.0 |" in table_8.markdown
+    assert "| r | foam | 1 | 300 | 30 | — | 2.0 |" in table_8.markdown
+    assert "Table 7 (RAG+Reviewer" in table_8.markdown and "fea" not in table_8.markdown
+    assert paper_tables.sections(_frame(PROTOCOLS[-1:])) == []
 
 
 # ---------------------------------------------------------------- CFDQuery

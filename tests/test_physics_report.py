@@ -74,26 +74,30 @@ def test_table_1_averages_samples_then_cases(frame):
     m = stats.loc["m"]
     assert (m.samples, m.cases) == (5, 3)
     assert m.code == pytest.approx((45 + 12.5 + 30) / 3)
-    assert np.isnan(m.visual) and m.total == pytest.approx(m.code)  # Total is Code without the visual scores
-    assert (m.Easy, m.Hard) == (pytest.approx(37.5), pytest.approx(12.5))
-    assert (m.Rigid, m.Soft, m.Fluid, m.Mech) == (45.0, 12.5, 12.5, 30.0)
+    # without the visual scores, Total and its breakdowns are not computed; Code is broken down instead
+    assert np.isnan(m.visual) and np.isnan(m.total) and all(np.isnan(m[b]) for b in ["Easy", "Hard", "Rigid", "Mech"])
+    assert (m.code_Easy, m.code_Hard) == (pytest.approx(37.5), pytest.approx(12.5))
+    assert (m.code_Rigid, m.code_Soft, m.code_Fluid, m.code_Mech) == (45.0, 12.5, 12.5, 30.0)
     assert m.physics == pytest.approx((75 + 0 + 60) / 3)
     v = stats.loc["v"]
     assert (v.code, v.visual, v.total) == (45.0, 22.5, 67.5)
     assert (v.Easy, v.Hard, v.Rigid, v.Soft, v.Fluid) == (80.0, 55.0, 80.0, 55.0, 55.0)
     assert np.isnan(v.Mech)
+    assert (v.code_Easy, v.code_Hard, v.code_Rigid) == (50.0, 40.0, 50.0)
 
 
 def test_the_markdown_says_what_was_not_computed(frame):
     text = physics_markdown(frame)
-    assert (
-        "| m | physics | 5 (3 cases) | 29.2 | not computed | 29.2 | 37.5 | 12.5 | 45.0 | 12.5 | 12.5 | 30.0 | 45.0 |"
-        in text
-    )
-    assert "| v | physics | 2 (2 cases) | 45.0 | 22.5 | 67.5 | 80.0 | 55.0 | 80.0 | 55.0 | 55.0 | — | 75.0 |" in text
+    header = "| agent | suite | samples | Code (/50) | Visual (/50) | Total (/100) | Easy (Total, /100) |"
+    assert text.startswith(header)
+    assert "| m | physics | 5 (3 cases) | 29.2 | " + " | ".join(["not computed"] * 8) + " |" in text
+    assert "| v | physics | 2 (2 cases) | 45.0 | 22.5 | 67.5 | 80.0 | 55.0 | 80.0 | 55.0 | 55.0 | — |" in text
+    assert "| agent | suite | Easy (Code, /50) | Hard (Code, /50) | Rigid (Code, /50) |" in text
+    assert "| m | physics | 37.5 | 12.5 | 45.0 | 12.5 | 12.5 | 30.0 | 45.0 |" in text
+    assert "| v | physics | 50.0 | 40.0 | 50.0 | 40.0 | 40.0 | — | 75.0 |" in text
     assert "| m | physics | B | 2 | 12.5 | 0.0 | [m__physics__B.png](fields/m__physics__B.png) |" in text
-    assert "Total is then Code alone" in text
-    assert "PhysCodeBench Table 1" in suite_markdown(frame, "physics", {"physics": plugin("physics")})
+    assert "Code alone is never shown as Total" in text
+    assert "As PhysCodeBench Table 1" in suite_markdown(frame, "physics", {"physics": plugin("physics")})
 
 
 def test_case_metadata_comes_from_the_spec_and_bad_values_are_named():

@@ -101,5 +101,5 @@ def test_feabench_agent_corrects_and_picks_blind_to_the_target(run):
 
 def test_gold_table_is_written(run):
     page = (run.work / "results" / "summary" / "fea.md").read_text()
-    assert "FEABench Gold table" in page
-    assert "| oracle | fea | 1.00 ± 0.00 | 1/1 |" in page
+    assert "As FEABench Table 2 (Gold)" in page
+    assert "| oracle | fea | 1 | 1.00 ± 0.00 | not computed | not computed | 1/1 |" in page  # samples, Exec, Valid

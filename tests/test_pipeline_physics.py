@@ -162,9 +162,8 @@ def test_without_the_corrector_nothing_is_corrected(run):
 
 def test_the_report_has_table_1_and_frame_strips(run):
     page = (run.work / "results" / "summary" / f"{SUITE}.md").read_text()
-    assert "PhysCodeBench Table 1" in page and "not computed" in page
-    assert (
-        f"| smrf | {SUITE} | 1 (1 cases) | 50.0 | not computed | 50.0 | 50.0 | — | 50.0 | — | — | — | 100.0 |" in page
-    )
+    assert "As PhysCodeBench Table 1" in page and "| Code (/50) | Visual (/50) | Total (/100) |" in page
+    assert f"| smrf | {SUITE} | 1 (1 cases) | 50.0 | " + " | ".join(["not computed"] * 8) + " |" in page
+    assert f"| smrf | {SUITE} | 50.0 | — | 50.0 | — | — | — | 100.0 |" in page  # Code (/50) by case, Physics
     strip = run.work / "results" / "summary" / "fields" / f"smrf__{SUITE}__ball_drop.png"
     assert strip.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

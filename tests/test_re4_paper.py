@@ -190,6 +190,24 @@ def test_the_stage_tables_on_rows_computed_by_hand() -> None:
     assert not any(f"### {title}" in unmeasured for title in ("Mean error", "Hilbert", "Keyhole", "Best of N"))
 
 
+def test_table_5_best_hilbert_error_by_n_at_the_last_stage() -> None:
+    rows = [
+        # agent a, rev-2: two executable runs; the best per n is taken n by n (2e-4 from one, 5e-5 from the other)
+        _row("a", "hilbert", 0, 2, True, 3e-3, {"linf_n5": 2e-4, "linf_n10": 3e-3}),
+        _row("a", "hilbert", 1, 2, True, 1e-3, {"linf_n5": 7e-4, "linf_n10": 5e-5}),
+        # neither an earlier stage nor a run that did not execute counts, however small its error
+        _row("a", "hilbert", 0, 0, True, 1e-12, {"linf_n5": 1e-12, "linf_n10": 1e-12}),
+        _row("a", "hilbert", 2, 2, False, 1e-12, {"linf_n5": 1e-12, "linf_n10": 1e-12}),
+        # agent b stops at rev-1 with one run missing n = 10
+        _row("b", "hilbert", 0, 1, True, 4e-4, {"linf_n5": 4e-4}),
+    ]
+    text = re4_paper_markdown(pd.DataFrame(rows, columns=list(COLUMNS)))
+    title = "L-inf error of the best Hilbert runs at the last stage (Table 5)"
+    assert "| programmer | stage | methods | n = 5 | n = 10 |" in text.split(f"### {title}")[1]
+    assert _cells(text, title, "a") == ["rev-2", "not computed", "2.00e-04 (2)", "5.00e-05 (2)"]
+    assert _cells(text, title, "b") == ["rev-1", "not computed", "4.00e-04 (1)", "—"]
+
+
 # ---------------------------------------------------------------- the transcript importer
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from simcodebench.core.cases import Case
 from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
-from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, SuitePlugin
+from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.fem import harness, scorer
+from simcodebench.suites.fem import harness, report, scorer
+from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import import_pdeagent_bench
 from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
@@ -56,6 +60,16 @@ class FemSuite(SuitePlugin):
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """The field beside the reference and their difference."""
         return scorer.plot_comparison(case, run_dir, reference, png)
+
+    def timed_metrics(
+        self, case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]
+    ) -> dict[str, float]:
+        """The case's PDE family and library (:func:`.families.family_metrics`), for the per-family tables."""
+        return family_metrics(case)
+
+    def report(self, frame: pd.DataFrame) -> list[ReportSection]:
+        """PDEAgent-Bench's Table 1 (DOLFINx) and Table 2 (deal.II) pass rates per PDE family."""
+        return report.sections(frame)
 
     def environments(self) -> list[EnvironmentSpec]:
         """``dolfinx`` and ``dealii``."""

@@ -11,7 +11,7 @@ from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.foam import report, scorer
+from simcodebench.suites.foam import paper_tables, report, scorer
 from simcodebench.suites.foam.importer import import_foambench
 from simcodebench.suites.foam.mutants import MUTANT_OPERATIONS
 
@@ -42,8 +42,8 @@ class FoamSuite(SuitePlugin):
         return scorer.plot_comparison(case, run_dir, reference, png)
 
     def report(self, frame: pd.DataFrame) -> list[ReportSection]:
-        """FoamBench's exec / struct / file / NMSE / success table."""
-        return report.sections(frame)
+        """FoamBench's exec / struct / file / NMSE / success table, then CFDLLMBench's Tables 6, 2 and 8."""
+        return [*report.sections(frame), *paper_tables.sections(frame)]
 
     def environments(self) -> list[EnvironmentSpec]:
         """``openfoam``."""

@@ -11,8 +11,10 @@ from simcodebench.core.cases import Case
 from simcodebench.core.errors import InputError
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, ReportSection, SuitePlugin
+from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
 from simcodebench.suites.re4 import report, scorer
+from simcodebench.suites.re4.released import DEFAULT_ID, import_released_keyhole
 
 
 class Re4Suite(SuitePlugin):
@@ -37,11 +39,22 @@ class Re4Suite(SuitePlugin):
         return report.sections(frame)
 
     def add_commands(self, groups: CommandGroups) -> None:
-        """``simcodebench import re4-transcripts FOLDER --out FOLDER``: the released replies as replay files."""
+        """``simcodebench import re4-transcripts FOLDER --out FOLDER``: the released replies as replay files;
+        ``simcodebench import re4-keyhole FOLDER [--out CASE_FOLDER]``: the keyhole case on the released data."""
         parser = groups["import"].add_parser("re4-transcripts", help="Re^4's released replies as replay files")
         parser.add_argument("path", help="the released replies' folder")
         parser.add_argument("--out", help="the folder for the <programmer>.jsonl files")
         parser.set_defaults(func=_import_transcripts)
+        keyhole = groups["import"].add_parser("re4-keyhole", help="the keyhole case on Re^4's released data set")
+        keyhole.add_argument("folder", help="the folder holding the released dataset_keyhole.csv")
+        keyhole.add_argument("--out", help="the case folder to write (default: cases/re4/keyhole_released)")
+        keyhole.set_defaults(func=_import_keyhole)
+
+
+def _import_keyhole(args: argparse.Namespace) -> int:
+    out = import_released_keyhole(Path(args.folder), Path(args.out or cases_root() / "re4" / DEFAULT_ID))
+    print(f"ok: case {out.name} written to {out}; run it with cases: {{re4: [{out.name}]}}")
+    return 0
 
 
 def _import_transcripts(args: argparse.Namespace) -> int:
