@@ -53,6 +53,11 @@ def test_the_legacy_prompt_is_the_released_one() -> None:
     user = render_messages(legacy("1D_Burgers_Equation"))[-1]["content"]
     assert "using the same name as provided in `save_values`" in user
     assert "solution.npz" not in user
+    # upstream's build_conversation appends this to the prompt as it is, with no space before it
+    assert user.endswith(
+        "information is included.If it is an unsteady problem, only save the solution at the final time step If the"
+        " problem is 1D, the saved array should be 1D. If the problem is 2D, the saved array should be 2D."
+    )
 
 
 def test_the_legacy_oracle_writes_the_released_layout_and_passes(tmp_path: Path) -> None:

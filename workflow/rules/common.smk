@@ -45,6 +45,11 @@ def ask_inputs(wildcards):
     return PLAN.ask_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)
 
 
+def released_reference_files(wildcards):
+    """The files of the config's ``references`` folder the case's reference is read from (none: it is made)."""
+    return PLAN.released_files(wildcards.suite, wildcards.case)
+
+
 def batch_inputs(wildcards):
     """The batch's ``ask`` record, and its cases' references and calibrations."""
     return PLAN.batch_inputs(wildcards.suite, wildcards.attempt, wildcards.batch)

@@ -1,6 +1,7 @@
 rule reference:
     input:
         case_files,
+        released_reference_files,
     output:
         json=LAYOUT.reference("{suite}", "{case}", "json"),
         h5=LAYOUT.reference("{suite}", "{case}", "h5"),

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from simcodebench.core.errors import InputError
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -97,6 +99,17 @@ class SuitePlugin(abc.ABC):
         """Read the outputs a run wrote under ``run_dir`` (as ``case.visible.contract`` describes them) and
         measure them against the reference: the outcome (missing, format, nonfinite, invalid or ok) and, when
         ok, the error the accuracy gate compares with its threshold."""
+
+    def released_reference_files(self, case: Case, folder: Path, field: str) -> list[Path]:
+        """The files of ``folder`` (the config's ``references`` entry ``field`` for the case's suite) that the
+        case's reference is read from instead of being made, checked without reading them whole; raise
+        :class:`~simcodebench.core.errors.InputError` naming the file, ``field`` and the fix where one is missing
+        or wrong. The default: the suite reads no reference from a folder."""
+        raise InputError(folder, field, f"suite {case.suite.name} reads no reference from a folder", f"remove {field}")
+
+    def read_released_reference(self, case: Case, files: list[Path]) -> Reference:
+        """The case's reference read from the ``files`` that :meth:`released_reference_files` returned."""
+        raise NotImplementedError(f"suite {case.suite.name} reads no reference from a folder")
 
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """Draw the run's fields beside the reference and their difference into ``png``; False where the case has

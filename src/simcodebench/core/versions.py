@@ -13,6 +13,7 @@ import hashlib
 import os
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from simcodebench.core.cases import Case
 from simcodebench.core.io import sha256_file
@@ -49,3 +50,18 @@ def case_version(case: Case) -> str:
     """The case's version: 16 hex digits of SHA-256 over its files (see the module's docstring)."""
     oracle = Path(os.path.normpath(case.folder / case.hidden.oracle))
     return _version(case.suite.name, case.suite.folder, case.folder, oracle)
+
+
+def judged_version(case: Case, reference_meta: dict[str, Any]) -> str:
+    """The case's version as a sample was judged: :func:`case_version`, with the hashes of the released reference
+    files mixed in where the reference was read from the config's ``references`` folder (``meta.released``), so
+    that runs scored against different reference data are different versions (the folder's location does not
+    enter it)."""
+    version = case_version(case)
+    released = reference_meta.get("released")
+    if not released:
+        return version
+    digest = hashlib.sha256(f"case:{version}\n".encode())
+    for name, sha in sorted(released["files"].items()):
+        digest.update(f"released/{name}:{sha}\n".encode())
+    return digest.hexdigest()[:16]

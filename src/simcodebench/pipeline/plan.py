@@ -17,6 +17,7 @@ from simcodebench.core.registry import use_folders
 from simcodebench.execution.runtime.apptainer import resolve_image
 from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.batching import Member, pack
+from simcodebench.pipeline.released import released_references
 
 SHORT_RUNTIME_MIN = 5
 """Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
@@ -44,6 +45,7 @@ class Plan:
     images: dict[str, str] = field(default_factory=dict)
     layout: Layout = field(default_factory=Layout)
     samples_per_job: int = SAMPLES_PER_JOB
+    released: dict[tuple[str, str], list[Path]] = field(default_factory=dict)
     _memo: dict[tuple[str, ...], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -73,6 +75,7 @@ class Plan:
                         f"use one of {sorted(available)}",
                     )
                 cases[(suite, case_id)] = available[case_id]
+        released = released_references(config, cases, config_file)
         images = {env: resolve_image(ref) for env, ref in (config.get("images") or {}).items()}
         missing = sorted({c.suite.environment for c in cases.values()} - images.keys() - {NO_ENVIRONMENT})
         if config.get("runtime") == "apptainer" and missing:
@@ -94,6 +97,7 @@ class Plan:
             mpi=config.get("mpi", "mpiexec"),
             images=images,
             samples_per_job=int(config.get("samples_per_job", SAMPLES_PER_JOB)),
+            released=released,
         )
 
     def case(self, suite: str, case: str) -> Case:
@@ -253,6 +257,11 @@ class Plan:
     def calibration_targets(self) -> list[str]:
         """Every selected case's calibration file."""
         return [self.layout.calibration(s, c) for s, c in self.cases]
+
+    def released_files(self, suite: str, case: str) -> list[str]:
+        """The files of the config's ``references`` folder that the case's reference is read from (none: the
+        suite's plugin makes it)."""
+        return [str(path) for path in self.released.get((suite, case), [])]
 
     def case_files(self, suite: str, case: str) -> list[str]:
         """Every file of the case's folder and of its oracle (a file or folder that cases may share outside it,

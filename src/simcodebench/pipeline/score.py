@@ -11,7 +11,7 @@ from simcodebench.core.case_failures import failed_score, failure_of
 from simcodebench.core.cases import Case
 from simcodebench.core.io import read_json, write_json
 from simcodebench.core.references import load_reference
-from simcodebench.core.versions import case_version
+from simcodebench.core.versions import judged_version
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.gates import score_attempt
 
@@ -112,13 +112,14 @@ def make_score(
     if failed is not None:
         write_json(out, failed_score(ident, generation, failed))
         return
+    reference = load_reference(ref_json, ref_h5)
     score = score_attempt(
         case,
         response,
         manifest,
         run,
         run_path.parent,
-        load_reference(ref_json, ref_h5),
+        reference,
         read_json(calibration_path),
         manifest_path.parent,
         read_json(convergence_path) if convergence_path else None,
@@ -139,7 +140,7 @@ def make_score(
             "hashes": {
                 **response.get("hashes", {}),
                 "artifact": [f["sha256"] for f in manifest["files"]],
-                "case": case_version(case),
+                "case": judged_version(case, reference.meta),
             },
             "provenance": provenance(case.suite.environment, run.get("runtime")),
         },

@@ -13,7 +13,7 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, SuitePlugin
 from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
-from simcodebench.suites.cfd_code import scorer
+from simcodebench.suites.cfd_code import released, scorer
 
 
 class CfdCodeSuite(SuitePlugin):
@@ -24,6 +24,14 @@ class CfdCodeSuite(SuitePlugin):
     def generate_reference(self, case: Case) -> Reference:
         """The case's reference solver, run finer than the oracle."""
         return scorer.generate_reference(case)
+
+    def released_reference_files(self, case: Case, folder: Path, field: str) -> list[Path]:
+        """The case's released arrays ``<var>_<case>.npy`` in ``folder`` (legacy variant only), shapes checked."""
+        return released.check_folder(case, folder, field)
+
+    def read_released_reference(self, case: Case, files: list[Path]) -> Reference:
+        """The released arrays as the reference, in the upstream layout."""
+        return released.read(case, files)
 
     def measure(self, case: Case, run_dir: Path, reference: Reference) -> Measurement:
         """NMSE of each saved field against the reference, scored 1 / 0.5 / 0 as the paper."""

@@ -41,6 +41,7 @@ from simcodebench.core.references import Reference
 from simcodebench.suites.cfd_code import convection_statistics
 from simcodebench.suites.cfd_code import nmse as metric
 from simcodebench.suites.cfd_code.references import generate
+from simcodebench.suites.cfd_code.released import LAYOUT
 
 Fields = dict[str, np.ndarray]
 KINDS = ("fields", "statistics")
@@ -164,20 +165,23 @@ def _legacy_file(case: Case, run_dir: Path, name: str) -> Path | None:
 
 def _evaluate_legacy(case: Case, run_dir: Path, reference: Reference) -> Measurement:
     """The released comparison, file by file: every variable whose file was written is compared, whatever
-    happened to the others (:func:`_legacy_verdict`)."""
-    if _scoring(case)["kind"] == "statistics":
+    happened to the others (:func:`_legacy_verdict`). Against released arrays (``meta.layout: upstream``, the
+    config's ``references``) the variables are the arrays', compared as they are, statistics cases included."""
+    released = reference.meta.get("layout") == LAYOUT
+    if _scoring(case)["kind"] == "statistics" and not released:
         return _evaluate_legacy_statistics(case, run_dir, reference)
     errors: dict[str, float] = {}
     absent: list[str] = []
     unreadable: dict[str, str] = {}
-    for name in _variables(case):
+    for name in reference.fields if released else _variables(case):
         path = _legacy_file(case, run_dir, name)
         if path is None:
             absent.append(name)
             continue
         try:
             sample = np.real(np.load(path, allow_pickle=False))
-            errors[name] = metric.legacy_nmse(upstream_layout(case, reference.fields[name]), sample)
+            target = reference.fields[name] if released else upstream_layout(case, reference.fields[name])
+            errors[name] = metric.legacy_nmse(target, sample)
         except (OSError, ValueError) as exc:
             unreadable[name] = f"{path.name}: {exc}"
     return _legacy_verdict(case, errors, absent, unreadable)
