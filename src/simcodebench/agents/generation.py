@@ -44,7 +44,9 @@ class Caller:
     The oracle answers every code-writing role with the reference solution and the mutant backend with its
     mutant; both answer other roles with the role's fixed ``oracle_text``. ``openai`` calls use the role's
     settings and go through the content-addressed reply cache under ``cache_root``: an entry is never requested
-    twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache.
+    twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache. An agent with ``serve`` is
+    answered by the llama.cpp server the harness starts for it on the first call the cache cannot answer (its
+    log in ``server_logs``); the server's URL stays out of the cache key.
     """
 
     agent: Agent
@@ -54,6 +56,7 @@ class Caller:
     cache_root: Path
     tau_time: float | None = None
     force: bool = False
+    server_logs: Path | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
 
     def ask(self, role: str, messages: Messages) -> str | None:
@@ -96,6 +99,8 @@ class Caller:
         cached = None if self.force else cache.get(key)
         if cached is not None:
             return {**cached, "cache_key": key, "cache_hit": True}
+        if settings.get("serve"):
+            settings = _served(settings, self.agent.name, self.server_logs)
         seed = settings.get("seed")
         started = time.time()
         reply = call_openai(
@@ -105,6 +110,20 @@ class Caller:
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
             cache.put(key, record, force=self.force)
         return {**record, "cache_key": key, "cache_hit": False}
+
+
+def _served(settings: dict[str, Any], agent_name: str, log_dir: Path | None) -> dict[str, Any]:
+    """``settings`` pointed at the local server of their ``serve`` (started when it is not running), whose
+    ``n_ctx`` is the context window unless ``context_tokens`` says otherwise."""
+    from simcodebench.agents.backends.local_server import DEFAULT_N_CTX, base_url
+
+    serve = settings["serve"]
+    return {
+        "context_tokens": int(serve.get("n_ctx", DEFAULT_N_CTX)),
+        **settings,
+        "base_url": base_url(serve, agent_name, log_dir),
+        "api_key_env": None,
+    }
 
 
 def attempt_record(
@@ -156,9 +175,11 @@ def generate(
     cache_root: Path,
     tau_time: float | None = None,
     force: bool = False,
+    server_logs: Path | None = None,
 ) -> dict[str, Any]:
     """Make the calls of one attempt as its strategy directs (``payload`` is its ``messages.json``) and
-    return the attempt's record (the content of ``response.json``)."""
-    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force)
+    return the attempt's record (the content of ``response.json``); a served agent's server logs to
+    ``server_logs``."""
+    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force, server_logs)
     outcome = agent.strategy.respond(payload, caller.ask)
     return attempt_record(agent, payload, caller.calls, outcome)

@@ -67,15 +67,17 @@ def make_response(
     cache_root: Path,
     calibration: Path | None = None,
     force: bool = False,
+    server_logs: Path | None = None,
 ) -> None:
-    """Make the attempt's calls as its strategy directs (through the reply cache) and write ``response.json``."""
+    """Make the attempt's calls as its strategy directs (through the reply cache) and write ``response.json``
+    (a served agent's server logs to ``server_logs``)."""
     data = read_json(messages_path)
     if data["skipped"]:
         keep = {k: data[k] for k in ("strategy", "stage", "carry")}
         write_json(out, {"status": "skipped", "reason": data["reason"], "text": None, **keep, "calls": []})
         return
     tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
-    record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force)
+    record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force, server_logs)
     record["provenance"] = provenance()
     write_json(out, record)
 
@@ -142,6 +144,7 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
             Path(plan.layout.reply_cache),
             calibration,
             plan.force_reply,
+            Path(plan.layout.log("llm-server")),
         )
         make_solution(case, here / "response.json", here / MANIFEST)
     status = read_json(here / MANIFEST)["status"]
