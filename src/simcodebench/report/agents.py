@@ -23,12 +23,19 @@ def agents_markdown(agents: Mapping[str, Agent]) -> str:
             agent.settings.get("model") or NONE,
             replies_from(agent),
             f"{agent.settings.get('strategy', 'single')}, {agent.attempts} attempt(s)",
-            ", ".join(f"{k} {agent.settings[k]}" for k in SAMPLING if agent.settings.get(k) is not None)
-            or "server defaults",
+            sampling(agent),
         ]
         for name, agent in sorted(agents.items())
     ]
     return "\n## Agents\n\n" + table(header, rows, left=len(header)) + "\n"
+
+
+def sampling(agent: Agent) -> str:
+    """The sampling settings sent with each request (none for a backend that asks no model)."""
+    if agent.backend != "openai":
+        return NONE
+    sent = [f"{k} {agent.settings[k]}" for k in SAMPLING if agent.settings.get(k) is not None]
+    return ", ".join(sent) or "server defaults"
 
 
 def replies_from(agent: Agent) -> str:
