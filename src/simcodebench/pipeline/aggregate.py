@@ -9,11 +9,12 @@ from typing import Any
 
 from simcodebench.agents.strategies import get_strategy
 from simcodebench.core.case_failures import CASE_FAILED
-from simcodebench.core.io import read_json, write_json
+from simcodebench.core.io import atomic_write_text, read_json, write_json
 from simcodebench.core.references import load_reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.status import refresh as refresh_status
+from simcodebench.report.agents import agents_markdown
 from simcodebench.report.collect import collect_samples
 from simcodebench.report.sample_pages import write_sample_pages
 from simcodebench.report.summary import write_summary
@@ -41,10 +42,13 @@ def make_final(score_paths: list[Path], out: Path) -> None:
 def make_summary(plan: Plan, final_paths: list[Path], out_dir: Path) -> None:
     """Aggregate the planned samples into ``scores.csv``, the markdown tables, the failure-class plot,
     for every agent and field case sample 0's selected attempt drawn beside the reference, and the sample pages
-    (:mod:`simcodebench.report.sample_pages`), linked from the tables."""
+    (:mod:`simcodebench.report.sample_pages`), linked from the tables; ``summary.md`` ends with what each agent
+    is."""
 
     plugins = {suite: plugin_of(case) for (suite, _), case in plan.cases.items()}
     write_summary(Path(plan.layout.runs), out_dir, plugins, final_paths)
+    summary = out_dir / "summary.md"
+    atomic_write_text(summary, summary.read_text() + agents_markdown(plan.agents), mode=0o644)
     fields_dir = out_dir / "fields"
     fields_dir.mkdir(parents=True, exist_ok=True)
     for path in final_paths:

@@ -103,9 +103,10 @@ def make_response(
     calibration: Path | None = None,
     force: bool = False,
     ledger: Path | None = None,
+    server_logs: Path | None = None,
 ) -> None:
     """Make the attempt's calls as its strategy directs (through the reply cache, each request charged to the
-    agent's spend ``ledger``) and write ``response.json``."""
+    agent's spend ``ledger``) and write ``response.json`` (a served agent's server logs to ``server_logs``)."""
     data = read_json(messages_path)
     if data["skipped"]:
         keep = {k: data[k] for k in ("strategy", "stage", "carry")}
@@ -113,7 +114,7 @@ def make_response(
         return
     tau_time = read_json(calibration).get("thresholds", {}).get("time") if calibration else None
     with fitting(prompt_window(agent)):  # prompts a strategy builds while it calls are fitted the same way
-        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force, ledger)
+        record = generate(agent, case, sample, attempt, data, cache_root, tau_time, force, ledger, server_logs)
     record["provenance"] = provenance()
     write_json(out, record)
 
@@ -181,6 +182,7 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
             calibration,
             plan.force_reply,
             Path(plan.layout.spend_ledger(agent_name)),
+            Path(plan.layout.log("llm-server")),
         )
         make_solution(case, here / "response.json", here / MANIFEST)
     status = read_json(here / MANIFEST)["status"]

@@ -136,10 +136,14 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
 
 
 def context_tokens(agent: dict[str, Any], agent_name: str) -> int | None:
-    """The agent's context window in tokens (``context_tokens``, else the server's ``max_model_len``, read once
-    per process); None when neither says."""
+    """The agent's context window in tokens (``context_tokens``, else the ``n_ctx`` of the server the harness
+    serves it from, else the server's ``max_model_len``, read once per process); None when none says."""
     if agent.get("context_tokens"):
         return int(agent["context_tokens"])
+    if agent.get("serve"):
+        from simcodebench.agents.backends.local_server import DEFAULT_N_CTX
+
+        return int(agent["serve"].get("n_ctx", DEFAULT_N_CTX))
     client_args: dict[str, Any] = {"api_key": _api_key(agent, agent_name), "timeout": 10.0, "max_retries": 0}
     if agent.get("base_url"):
         client_args["base_url"] = agent["base_url"]
