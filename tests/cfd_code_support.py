@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared_cache import made_once
 
 from simcodebench.core.cases import Case, get_case
 from simcodebench.core.references import Reference
@@ -41,8 +42,8 @@ def param_ids() -> list:
 
 @cache
 def reference(case_id: str) -> Reference:
-    """The case's reference, generated once per test session."""
-    return scorer.generate_reference(case(case_id))
+    """The case's reference, generated once per test session (by one of its processes under pytest-xdist)."""
+    return made_once(f"cfd-code-reference-{case_id}", lambda: scorer.generate_reference(case(case_id)))
 
 
 def upstream(var: str, case_id: str) -> np.ndarray:

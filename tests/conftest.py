@@ -9,21 +9,30 @@ from pathlib import Path
 
 import pytest
 from missing import allowed_missing, require_or_skip
+from shared_cache import end_session, start_session
 
 from simcodebench.execution.environments import setup_environment
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
+SHARED_FOLDER = pytest.StashKey[Path | None]()
 PROVISION_ERRORS = (OSError, subprocess.CalledProcessError)
 """What a failed set-up raises besides :class:`~simcodebench.core.errors.InfrastructureError`."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Stop at once when ``SIMCODEBENCH_ALLOW_MISSING`` names something it cannot allow."""
+    """Stop at once when ``SIMCODEBENCH_ALLOW_MISSING`` names something it cannot allow; make the folder that the
+    session's processes share (``shared_cache.py``)."""
     try:
         allowed_missing()
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from exc
+    config.stash[SHARED_FOLDER] = start_session()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the shared folder where this process made it."""
+    end_session(config.stash.get(SHARED_FOLDER, None))
 
 
 @pytest.fixture(scope="session")
