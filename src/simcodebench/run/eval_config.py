@@ -76,6 +76,8 @@ def resolve_config(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
     }
     options = vars(args)
     agent |= {key: options[option] for option, key in PASSED_THROUGH.items() if options.get(option) is not None}
+    if options.get("price") is not None:
+        agent["price"] = dict(zip(("prompt_per_1m", "completion_per_1m"), options["price"], strict=True))
     config = {key: value for key, value in base.items() if key not in ("agents", "suites", "cases")}
     config["suites"] = suites
     config["cases"] = limited_cases(suites, args.limit, base.get("cases") or {})
