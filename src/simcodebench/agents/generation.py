@@ -123,17 +123,11 @@ class Caller:
 
 
 def _served(settings: dict[str, Any], agent_name: str, log_dir: Path | None) -> dict[str, Any]:
-    """``settings`` pointed at the local server of their ``serve`` (started when it is not running), whose
-    ``n_ctx`` is the context window unless ``context_tokens`` says otherwise."""
-    from simcodebench.agents.backends.local_server import DEFAULT_N_CTX, base_url
+    """``settings`` pointed at the local server of their ``serve`` (started when it is not running); its ``n_ctx``
+    is the context window unless ``context_tokens`` says otherwise (``backends.context.stated_window``)."""
+    from simcodebench.agents.backends.local_server import base_url
 
-    serve = settings["serve"]
-    return {
-        "context_tokens": int(serve.get("n_ctx", DEFAULT_N_CTX)),
-        **settings,
-        "base_url": base_url(serve, agent_name, log_dir),
-        "api_key_env": None,
-    }
+    return {**settings, "base_url": base_url(settings["serve"], agent_name, log_dir), "api_key_env": None}
 
 
 def attempt_record(

@@ -16,6 +16,8 @@ from typing import Any
 
 import openai
 
+from simcodebench.agents.backends.local_server import DEFAULT_N_CTX
+
 CHARS_PER_TOKEN = 4
 _CONTEXT_WORDS = re.compile(
     r"context[ _]?(?:length|window)|max(?:imum)?[ _]model[ _]len|prompt is too long|too many (?:input )?tokens",
@@ -33,10 +35,22 @@ def names_context(status_code: int, message: str) -> bool:
     return status_code in (400, 413) and _CONTEXT_WORDS.search(message) is not None
 
 
-def context_window(client: openai.OpenAI, agent: dict[str, Any]) -> int | None:
-    """The model's window in tokens: the agent's ``context_tokens``, else the server's ``max_model_len``."""
+def stated_window(agent: dict[str, Any]) -> int | None:
+    """The window the config states: the agent's ``context_tokens``, else the ``n_ctx`` of the llama.cpp server the
+    harness serves it from (``serve``); None when it states none."""
     if agent.get("context_tokens"):
         return int(agent["context_tokens"])
+    if agent.get("serve"):
+        return int(agent["serve"].get("n_ctx", DEFAULT_N_CTX))
+    return None
+
+
+def context_window(client: openai.OpenAI, agent: dict[str, Any]) -> int | None:
+    """The model's window in tokens: the one the config states (:func:`stated_window`), else the server's
+    ``max_model_len``."""
+    stated = stated_window(agent)
+    if stated is not None:
+        return stated
     return _served_window(str(client.base_url), client.api_key, str(agent["model"]))
 
 

@@ -16,7 +16,13 @@ from typing import Any
 
 import openai
 
-from simcodebench.agents.backends.context import CHARS_PER_TOKEN, context_window, estimate_tokens, names_context
+from simcodebench.agents.backends.context import (
+    CHARS_PER_TOKEN,
+    context_window,
+    estimate_tokens,
+    names_context,
+    stated_window,
+)
 from simcodebench.agents.backends.reasoning import split_reasoning
 from simcodebench.agents.backends.reply import CONTEXT, NO_RESPONSE, OK, Reply
 from simcodebench.core.errors import EndpointError, InputError
@@ -138,12 +144,9 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
 def context_tokens(agent: dict[str, Any], agent_name: str) -> int | None:
     """The agent's context window in tokens (``context_tokens``, else the ``n_ctx`` of the server the harness
     serves it from, else the server's ``max_model_len``, read once per process); None when none says."""
-    if agent.get("context_tokens"):
-        return int(agent["context_tokens"])
-    if agent.get("serve"):
-        from simcodebench.agents.backends.local_server import DEFAULT_N_CTX
-
-        return int(agent["serve"].get("n_ctx", DEFAULT_N_CTX))
+    stated = stated_window(agent)
+    if stated is not None:
+        return stated
     client_args: dict[str, Any] = {"api_key": _api_key(agent, agent_name), "timeout": 10.0, "max_retries": 0}
     if agent.get("base_url"):
         client_args["base_url"] = agent["base_url"]
