@@ -331,3 +331,44 @@ def test_cache_force_keeps_old(tmp_path: Path) -> None:
 def test_cache_rejects_bad_keys(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         ReplyCache(tmp_path).get("../escape")
+
+
+def test_the_same_request_asked_twice_at_once_keeps_the_reply_cached_first(tmp_path: Path) -> None:
+    """Two agents whose settings hash alike (an ablation's first role, say) ask the same request in two jobs
+    at once: both replies arrive before either is cached; the second job takes the first's cached reply instead
+    of failing on the entry it finds."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simcodebench.agents.generation import Caller
+    from simcodebench.agents.settings import Agent
+    from simcodebench.core.cases import load_suite_cases
+
+    hilbert = next(
+        c for c in load_suite_cases(Path(__file__).resolve().parents[1] / "cases" / "re4") if c.id == "hilbert"
+    )
+    both_asked = threading.Barrier(2, timeout=10)
+    answers = iter(["first", "second"])
+    lock = threading.Lock()
+
+    def respond(request: dict[str, Any]) -> str:
+        both_asked.wait()
+        with lock:
+            return next(answers)
+
+    with OpenAIServer(responder=respond) as server:
+        settings = make_agent(server, strategy="single")
+        agents = [Agent("plain", settings), Agent("ablation", {**settings, "without": ["nothing"]})]
+
+        def ask(agent: Agent) -> tuple[str | None, bool]:
+            caller = Caller(agent, hilbert, 0, 0, tmp_path / "cache")
+            text = caller.ask("programmer", MESSAGES)
+            return text, caller.calls[0]["cache_hit"]
+
+        with ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(ask, agents))
+    key = reply_key(agents[0].role_settings("programmer"), MESSAGES, 0, 0)
+    cached = ReplyCache(tmp_path / "cache").get(key)
+    assert cached is not None and server.count == 2
+    assert sorted(hit for _, hit in results) == [False, True]
+    assert {text for text, _ in results} == {cached["text"]}

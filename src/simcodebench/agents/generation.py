@@ -118,7 +118,10 @@ class Caller:
             budget.charge(self.ledger, reply.cost_usd, key)
         record = {"backend": "openai", **reply.to_dict(), "requested_at": started}
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
-            cache.put(key, record, force=self.force)
+            try:
+                cache.put(key, record, force=self.force)
+            except FileExistsError:  # the same request, asked by another job at the same time, was cached first
+                return {**cache.get(key), "cache_key": key, "cache_hit": True}
         return {**record, "cache_key": key, "cache_hit": False}
 
 

@@ -12,8 +12,10 @@ from typing import Any
 import yaml
 
 
-def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
+def atomic_write_text(path: Path, text: str, mode: int | None = None, exclusive: bool = False) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename; with ``exclusive``, through a hard link
+    instead, so that a file already at ``path`` (one written at the same moment too) raises
+    :class:`FileExistsError` and is left as it is."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -23,15 +25,20 @@ def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        if exclusive:
+            os.link(tmp, path)
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def write_json(path: Path, data: Any, mode: int | None = None) -> None:
-    """Atomically write ``data`` as indented JSON (NaN written as ``NaN``)."""
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", mode)
+def write_json(path: Path, data: Any, mode: int | None = None, exclusive: bool = False) -> None:
+    """Atomically write ``data`` as indented JSON (NaN written as ``NaN``); ``exclusive`` as in
+    :func:`atomic_write_text`."""
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", mode, exclusive)
 
 
 def read_json(path: Path) -> Any:

@@ -8,6 +8,7 @@ and the attempt. Forcing a new reply keeps the old entry beside it as ``<key>.<U
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,13 +69,16 @@ class ReplyCache:
     def put(self, key: str, record: dict[str, Any], force: bool = False) -> None:
         """Store ``record`` under ``key``, read-only.
 
-        An existing entry raises :class:`FileExistsError`; with ``force`` it is kept, renamed
-        ``<key>.<UTC timestamp>.json``, and the new record takes its place.
+        An existing entry raises :class:`FileExistsError`, one that another process writes at the same moment
+        too (the first written is kept); with ``force`` it is kept, renamed ``<key>.<UTC timestamp>.json``, and
+        the new record takes its place.
         """
         path = self.path(key)
-        if path.exists():
-            if not force:
-                raise FileExistsError(f"{path}: a reply is already cached; force a new one to replace it")
+        if force and path.exists():
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            path.rename(path.with_name(f"{key}.{stamp}.json"))
-        write_json(path, record, mode=0o444)
+            with contextlib.suppress(FileNotFoundError):  # another forcing job kept it first
+                path.rename(path.with_name(f"{key}.{stamp}.json"))
+        try:
+            write_json(path, record, mode=0o444, exclusive=True)
+        except FileExistsError:
+            raise FileExistsError(f"{path}: a reply is already cached; force a new one to replace it") from None
