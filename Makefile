@@ -91,9 +91,12 @@ run: python-env dolfinx-env llm-server
 	$(SNAKEMAKE) --profile $(PROFILE) $(CONFIG_ARG) $(SNAKE_ARGS) --report results/summary/report.html
 	@echo "scores: results/summary/scores.csv  tables: results/summary/summary.md  report: results/summary/report.html"
 
-## make test: the whole test suite.
+## make test [TEST_WORKERS=2]: the whole test suite, in TEST_WORKERS processes (pytest-xdist), each taking whole
+## test modules, so that a module's shared fixtures are made once; the heaviest modules start first
+## (tests/conftest.py). TEST_WORKERS=0 runs it in this one process.
+TEST_WORKERS ?= 2
 test: envs test-deps llm-server
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 ## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,
 ## MPICH and mpi4py from PyPI); what it cannot provide fails it, unless SIMCODEBENCH_ALLOW_MISSING lists slurm or mpi.
