@@ -140,6 +140,12 @@ class SuitePlugin(abc.ABC):
         """Diagnostics of the extracted artifact itself, reported and never gating."""
         return {}
 
+    def in_process_seconds(self, case: Case, run_dir: Path) -> float | None:
+        """The seconds the run's solve took inside its process, as the run itself measured them (no interpreter
+        start, imports or output writing), for calibrations with ``timing: released``; None (the default) where
+        the suite's runs do not measure it."""
+        return None
+
     def run_metrics(self, case: Case, run_dir: Path) -> dict[str, float]:
         """Metrics of a run that started, whatever its outcome (what the run itself measured)."""
         return {}

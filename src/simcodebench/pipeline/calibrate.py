@@ -4,6 +4,10 @@ the case's thresholds.
 ``t_base`` is the median wall time of ``repeats`` oracle runs after ``warmup`` untimed ones, measured exactly
 as an agent's run is measured (same runtime, same limits; interpreter start, imports and any JIT are inside).
 ``e_base`` is the oracle's error against the reference (the median over the timed runs).
+
+``timing: released`` (a suite's ``calibration`` setting) takes instead the seconds the oracle's solve took inside
+its process, as the run measured them (:meth:`~simcodebench.core.plugin.SuitePlugin.in_process_seconds`), the
+way PDEAgent-Bench's released harness times its oracle; an agent's run is still timed whole, as upstream's is.
 """
 
 from __future__ import annotations
@@ -77,6 +81,26 @@ def fixed_calibration(case: Case, runtime: str, settings: dict[str, Any]) -> dic
     }
 
 
+TIMING_INCLUDES = {
+    "subprocess": "interpreter start, imports and the whole script, as for an agent's run",
+    "released": "the oracle's solve inside its process only (timing: released, as PDEAgent-Bench times its oracle)",
+}
+
+
+def timed_seconds(case: Case, run_dir: Path, wall_s: float, timing: str) -> float:
+    """The seconds a calibration run counts: its whole wall time (``subprocess``), or its solve inside the
+    process (``released``); raise :class:`CalibrationError` where the suite's runs do not measure the latter."""
+    if timing == "subprocess":
+        return wall_s
+    seconds = plugin_of(case).in_process_seconds(case, run_dir)
+    if seconds is None:
+        raise CalibrationError(
+            f"{case.key}: calibration timing 'released' needs the run's in-process solve time, which suite "
+            f"{case.suite.name}'s runs do not record; use timing: subprocess"
+        )
+    return seconds
+
+
 def calibrate_case(
     case: Case,
     reference: Reference,
@@ -87,7 +111,7 @@ def calibrate_case(
 ) -> dict[str, Any]:
     """Run the oracle ``warmup + repeats`` times (``mpi``: the MPI launcher; ``images``: apptainer images) and
     return the calibration record."""
-    settings = {"warmup": 1, "repeats": 5, **case.suite.data.get("calibration", {})}
+    settings = {"warmup": 1, "repeats": 5, "timing": "subprocess", **case.suite.data.get("calibration", {})}
     if not settings.get("oracle", True):
         return fixed_calibration(case, runtime, settings)
     if work_dir.exists():
@@ -108,7 +132,7 @@ def calibrate_case(
         if measurement.outcome != "ok" or measurement.error is None:
             raise CalibrationError(f"{case.key}: the oracle's outputs are unusable: {measurement.message}")
         if index >= settings["warmup"]:
-            walls.append(result.wall_s)
+            walls.append(timed_seconds(case, run_dir, result.wall_s, settings["timing"]))
             errors.append(measurement.error)
     policy = case.threshold_policy()
     e_base, t_base = statistics.median(errors), statistics.median(walls)
@@ -133,7 +157,7 @@ def calibrate_case(
         "settings": settings,
         "policy": policy,
         "thresholds": {"accuracy": tau_acc, "time": time_threshold(policy.get("time"), t_base)},
-        "timing_includes": "interpreter start, imports and the whole script, as for an agent's run",
+        "timing_includes": TIMING_INCLUDES[settings["timing"]],
         "case_version": case_version(case),
         "provenance": provenance(case.suite.environment, runtime),
     }

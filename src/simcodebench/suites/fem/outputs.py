@@ -36,3 +36,13 @@ def load_field(run_dir: Path, shape: tuple[int, ...]) -> np.ndarray | Measuremen
     if u.shape != shape:
         return Measurement(outcome="format", message=f"u has shape {u.shape}, the grid is {shape} (no resampling)")
     return u
+
+
+def solve_seconds(run_dir: Path) -> float | None:
+    """The seconds ``solve(case_spec)`` took as the Python runner measured them (``meta.json``'s
+    ``solve_time_sec``); None where the run wrote no such number (a deal.II program, a run that failed)."""
+    try:
+        value = json.loads((run_dir / META).read_text(encoding="utf-8")).get("solve_time_sec")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) else None

@@ -14,7 +14,7 @@ from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.fem import harness, report, scorer
+from simcodebench.suites.fem import harness, outputs, report, scorer
 from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import import_pdeagent_bench
@@ -60,6 +60,11 @@ class FemSuite(SuitePlugin):
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """The field beside the reference and their difference."""
         return scorer.plot_comparison(case, run_dir, reference, png)
+
+    def in_process_seconds(self, case: Case, run_dir: Path) -> float | None:
+        """``solve(case_spec)``'s seconds as the runner timed them (``timing: released``: upstream times its
+        oracle's solve in process)."""
+        return outputs.solve_seconds(run_dir)
 
     def timed_metrics(
         self, case: Case, run: dict[str, Any], tau_time: float | None, metrics: dict[str, float]

@@ -2,8 +2,9 @@
 
 It reads ``case_spec.json`` (the agent-visible case spec), imports ``solver.py``, calls ``solve(case_spec)`` and
 checks the result is ``{"u": array, "solver_info": dict}``; rank 0 then writes ``solution.npz`` (``u`` as
-returned, plus the grid axes ``x``, ``y`` and ``z``) and ``meta.json`` (``wall_time_sec``, ``status``,
-``solver_info``). Any exception, or a result that breaks the contract, ends the run with a non-zero status.
+returned, plus the grid axes ``x``, ``y`` and ``z``) and ``meta.json`` (``wall_time_sec`` from the runner's
+start, ``solve_time_sec`` around ``solve(case_spec)`` alone, ``status``, ``solver_info``). Any exception, or a
+result that breaks the contract, ends the run with a non-zero status.
 It runs under the solver environment's interpreter and uses nothing but numpy and the standard library.
 """
 
@@ -44,7 +45,9 @@ def main():
 
     if not callable(getattr(solver, "solve", None)):
         fail("solver.py defines no function solve(case_spec)")
+    solve_start = time.perf_counter()
     result = solver.solve(case_spec)
+    solve_time = time.perf_counter() - solve_start
     if not isinstance(result, dict) or "u" not in result:
         fail('solve(case_spec) must return a dict with the keys "u" and "solver_info"')
     if not isinstance(result.get("solver_info"), dict):
@@ -55,7 +58,12 @@ def main():
         fail(f'the result\'s "u" is not a numeric array ({exc})')
     if RANK == 0:
         np.savez("solution.npz", u=u, **grid_axes(case_spec["eval_grid"]))
-        meta = {"wall_time_sec": time.perf_counter() - START, "status": "ok", "solver_info": result["solver_info"]}
+        meta = {
+            "wall_time_sec": time.perf_counter() - START,
+            "solve_time_sec": solve_time,
+            "status": "ok",
+            "solver_info": result["solver_info"],
+        }
         Path("meta.json").write_text(json.dumps(meta, indent=2, default=str), encoding="utf-8")
 
 
