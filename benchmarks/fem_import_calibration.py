@@ -136,7 +136,7 @@ def main(library: str = "dolfinx", per_family: int = 10, seed: int = 0, cores: i
             [
                 str(Path(sys.executable).with_name("simcodebench")),
                 "import",
-                SUITE,
+                "pdeagent-bench",
                 str(UPSTREAM),
                 "--out",
                 str(suite_dir),
