@@ -34,13 +34,14 @@ from simcodebench.core.errors import InputError
 from simcodebench.core.importing import validated, write_case, write_suite
 from simcodebench.core.io import write_json
 from simcodebench.core.project import cases_root
-from simcodebench.suites.fem import manufactured
+from simcodebench.suites.fem import dealii_records, manufactured
 
 SHARED_FILES = ("oracle_dolfinx.py",)  # the guide comes with the prompt templates (prompt.guide)
 DESCRIPTION = (
     "The upstream PDEAgent-Bench records (benchmark_v2.jsonl), imported by `simcodebench import pdeagent-bench`; "
     "scored exactly as the fem suite."
 )
+LIBRARIES = ("dolfinx", dealii_records.LIBRARY)
 HIDDEN_PARAMS = ("stabilization",)
 BURGERS_TIME = {"t0": 0.0, "t_end": 0.1}
 FLOW = ("stokes", "navier_stokes")
@@ -324,17 +325,29 @@ def contract(dim: int) -> dict[str, Any]:
     }
 
 
-def import_pdeagent_bench(path: Path, out: Path, upstream_tolerance: bool = False) -> int:
-    """Write every record of ``path`` as a case of the suite folder ``out``; return the number of valid cases."""
+def import_pdeagent_bench(path: Path, out: Path, upstream_tolerance: bool = False, library: str = "dolfinx") -> int:
+    """Write the records of ``path`` as the suite folder ``out``; return the number of valid cases.
+
+    ``library`` ``dolfinx`` (the default): all 645 records as DOLFINx cases, with the ``fem`` suite's protocol;
+    ``dealii``: the 313 records upstream lists for deal.II as cases of the deal.II track (``fem-dealii``'s protocol
+    and oracle; :mod:`.dealii_records`)."""
+    if library not in LIBRARIES:
+        raise InputError(path, "--library", f"is '{library}'", f"use one of {', '.join(LIBRARIES)}")
     records = read_records(path)
-    template = cases_root() / "fem"
-    write_suite(template, out, description=DESCRIPTION)
-    for name in SHARED_FILES:
+    dealii = library == dealii_records.LIBRARY
+    if dealii:
+        records = [record for record in records if dealii_records.is_dealii_record(record)]
+    if not records:
+        raise InputError(path, "supported_libraries", f"names {library} in no record", "use the upstream file")
+    template = cases_root() / (dealii_records.TEMPLATE_SUITE if dealii else "fem")
+    write_suite(template, out, description=dealii_records.DESCRIPTION if dealii else DESCRIPTION)
+    for name in dealii_records.SHARED_FILES if dealii else SHARED_FILES:
         shutil.copy2(template / name, out / name)
     issues: Counter[str] = Counter()
     for record in records:
         case = convert(record, upstream_tolerance)
         issues.update(case["hidden"]["scoring"]["issues"])
-        write_case(out / case["id"], case, {})
-    write_json(out / "import_report.json", {"source": str(path), "records": len(records), "issues": dict(issues)})
+        write_case(out / case["id"], dealii_records.as_dealii_case(case) if dealii else case, {})
+    report = {"source": str(path), "library": library, "records": len(records), "issues": dict(issues)}
+    write_json(out / "import_report.json", report)
     return validated(out)

@@ -17,7 +17,7 @@ from simcodebench.core.references import Reference
 from simcodebench.suites.fem import harness, report, scorer
 from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
-from simcodebench.suites.fem.importer import import_pdeagent_bench
+from simcodebench.suites.fem.importer import LIBRARIES, import_pdeagent_bench
 from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
 
 DOLFINX = EnvironmentSpec(
@@ -76,7 +76,7 @@ class FemSuite(SuitePlugin):
         return [DOLFINX, DEALII]
 
     def add_commands(self, groups: CommandGroups) -> None:
-        """``simcodebench import pdeagent-bench PATH [--upstream-tolerance]``."""
+        """``simcodebench import pdeagent-bench PATH [--upstream-tolerance] [--library dolfinx|dealii]``."""
         parser = add_import_command(
             groups, "pdeagent-bench", import_pdeagent_bench, "the upstream JSONL file of records", _options
         )
@@ -85,7 +85,14 @@ class FemSuite(SuitePlugin):
             action="store_true",
             help="each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
         )
+        parser.add_argument(
+            "--library",
+            choices=LIBRARIES,
+            default="dolfinx",
+            help="dolfinx (default): all 645 records as DOLFINx cases; dealii: the 313 deal.II records as a "
+            "deal.II suite (the fem-dealii protocol and oracle)",
+        )
 
 
-def _options(args: argparse.Namespace) -> dict[str, bool]:
-    return {"upstream_tolerance": True} if args.upstream_tolerance else {}
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"upstream_tolerance": args.upstream_tolerance, "library": args.library}
