@@ -14,6 +14,10 @@ and in ``import_report.json``: a manufactured case's forcing is derived again fr
 time block get t in [0, 0.1]; a transient record without an initial condition gets u0 = 0 written out
 (``heat_3d_source_only``); domains are written in one canonical form per template.
 
+Each case also keeps the record's ``case_spec`` as the released harness gives it to the program
+(``hidden.scoring.upstream.case_spec``, with the repairs above written into its fields), for the
+``pdeagent-bench@released`` variant.
+
 ``upstream_tolerance`` reproduces the released code's thresholds: alpha_acc = ``accuracy_tolerance``, else
 ``tolerance`` (0.05 or 0.1 in 106 records), else 1.2, and alpha_time = ``time_tolerance``. Off by default: the
 paper's alpha_acc = 10 and alpha_time = 3 apply.
@@ -35,6 +39,7 @@ from simcodebench.core.importing import validated, write_case, write_suite
 from simcodebench.core.io import write_json
 from simcodebench.core.project import cases_root
 from simcodebench.suites.fem import dealii_records, manufactured
+from simcodebench.suites.fem.released_spec import agent_view
 
 SHARED_FILES = ("oracle_dolfinx.py",)  # the guide comes with the prompt templates (prompt.guide)
 DESCRIPTION = (
@@ -263,6 +268,7 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
         level1, level2 = finer_configs(oc, base)
         reference = {"generator": "refined", "params": {"oracle": base, "intermediate": level1, "reference": level2}}
     evaluation = record.get("evaluation_config") or oc.get("evaluation_config") or {}
+    released = released_view(record, forcing, bc, ic)
     hidden: dict[str, Any] = {
         "reference": reference,
         "oracle": "../oracle_dolfinx.py",
@@ -271,6 +277,7 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
             "upstream": {
                 "evaluation_config": evaluation,
                 "agent_knobs": record.get("agent_knobs", oc.get("agent_knobs", [])),
+                "case_spec": released,
             },
             "issues": issues,
         },
@@ -303,6 +310,20 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
         },
         "hidden": hidden,
     }
+
+
+def released_view(record: dict[str, Any], forcing: Any, bc: dict[str, Any], ic: dict[str, Any]) -> dict[str, Any]:
+    """The record's released ``case_spec`` with the importer's repairs in it: the forcing, ``bc.laplacian`` and an
+    initial condition where the record had none, so that the program solves the problem the reference is of."""
+    view = agent_view(record)
+    pde = view["pde"]
+    if "source_term" in pde or forcing != "0":
+        pde["source_term"] = forcing
+    if "laplacian" in bc:
+        view["bc"] = {**view["bc"], "laplacian": bc["laplacian"]}
+    if "u0" in ic and "initial_condition" not in pde:
+        pde["initial_condition"] = ic["u0"]
+    return view
 
 
 def contract(dim: int) -> dict[str, Any]:

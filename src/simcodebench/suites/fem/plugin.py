@@ -19,6 +19,8 @@ from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import LIBRARIES, import_pdeagent_bench
 from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
+from simcodebench.suites.fem.released_prompt import released_body
+from simcodebench.suites.fem.released_spec import is_released, released_case_spec
 
 DOLFINX = EnvironmentSpec(
     "dolfinx",
@@ -48,6 +50,11 @@ class FemSuite(SuitePlugin):
     def oracle_source(self, case: Case) -> str:
         """The shared oracle with the case's settings."""
         return harness.oracle_source(case)
+
+    def prompt_context(self, case: Case) -> dict[str, Any]:
+        """Under a released variant, ``released_task``: the released prompt's body for the released case_spec
+        (which the variant shows the program, so it is the visible part there)."""
+        return {"released_task": released_body(released_case_spec(case))} if is_released(case) else {}
 
     def optional_context(self, case: Case) -> list[ContextPiece]:
         """The library guide's sections, ranked for the case's family."""
