@@ -7,10 +7,17 @@ paper's Table 7 (median 2.3e-4), the records our oracles fail on or drop and why
 pass rate of the oracle on the calibrated records and the core-hours. A failed job's reason is the last line of
 its log (``results/logs/reference|calibration/...``).
 
-Usage: python benchmarks/fem_import_calibration.py [PER_FAMILY] [SEED] [CORES] [CHUNK]
+Usage: python benchmarks/fem_import_calibration.py [dealii] [PER_FAMILY] [SEED] [CORES] [CHUNK]
 (PER_FAMILY 0: all 645 records; CHUNK, default 40: records per Snakemake run)
-       python benchmarks/fem_import_calibration.py report [PER_FAMILY] [SEED]
+       python benchmarks/fem_import_calibration.py report [dealii] [PER_FAMILY] [SEED]
 (only the report, from what the work folder holds: a run spread over several sessions is reported whole)
+
+``dealii``: the 313 deal.II records imported with ``--library dealii`` (suite ``pdeagent-dealii``, work folder
+``./fem_dealii_import_calibration_work``), sampled among the 2-D manufactured records that ``oracle_dealii.cc``
+solves (:func:`simcodebench.suites.fem.dealii_records.oracle_covers`): a refined one adds two compiled reference
+levels, and one run of a 3-D one (UMFPACK on Q2 at the record's resolution: 68,921 unknowns, 2 GB) took over
+5 minutes here. Reaction-diffusion gets at most DEALII_CAPS records: each of its runs reassembles and refactors
+on 120-190^2 cells for 40-80 steps (35-65 s a run, five runs a record).
 
 It works in ./fem_import_calibration_work, kept so that a rerun resumes; delete it after changing the oracle
 (the import copies it). The records go through Snakemake CHUNK at a time (calibration, then the oracle through
@@ -33,8 +40,32 @@ import numpy as np
 import yaml
 from _common import REPO, SNAKEMAKE, machine, workdir
 
+from simcodebench.suites.fem.dealii_records import ORACLE_FAMILIES
+
 UPSTREAM = REPO.parent / "shared" / "upstream" / "pdeagent-bench" / "benchmark_v2.jsonl"
 SUITE = "pdeagent-bench"
+LIBRARIES = {"dolfinx": "pdeagent-bench", "dealii": "pdeagent-dealii"}
+DEALII_CAPS = {"reaction_diffusion": 3}
+
+
+def select_library(library: str) -> Path:
+    """Make ``library``'s suite the one this script works on; return its work folder."""
+    global SUITE
+    SUITE = LIBRARIES[library]
+    return Path("fem_import_calibration_work" if library == "dolfinx" else "fem_dealii_import_calibration_work")
+
+
+def dealii_eligible(case: dict) -> bool:
+    """A 2-D manufactured record whose problem ``oracle_dealii.cc`` solves (its family; a linear reaction)."""
+    spec = case["visible"]["spec"]["case_spec"]
+    pde = spec["pde"]
+    reaction = pde["params"].get("reaction") or {"type": "linear"}
+    return (
+        pde["type"] in ORACLE_FAMILIES
+        and reaction.get("type") == "linear"
+        and case["hidden"]["reference"]["generator"] == "manufactured"
+        and "nz" not in spec["eval_grid"]
+    )
 
 
 def stratified(suite_dir: Path, per_family: int, seed: int) -> dict[str, str]:
@@ -43,17 +74,29 @@ def stratified(suite_dir: Path, per_family: int, seed: int) -> dict[str, str]:
     by_family: dict[str, list[str]] = defaultdict(list)
     for path in sorted(suite_dir.glob("*/case.yaml")):
         case = yaml.safe_load(path.read_text())
+        if LIBRARIES["dealii"] == SUITE and not dealii_eligible(case):
+            continue
         by_family[case["visible"]["spec"]["family"]].append(case["id"])
     rng = random.Random(seed)
+    caps = DEALII_CAPS if LIBRARIES["dealii"] == SUITE else {}
     return {
         case: family
         for family in sorted(by_family)
         for case in (
             by_family[family]
             if per_family <= 0
-            else rng.sample(by_family[family], min(per_family, len(by_family[family])))
+            else rng.sample(by_family[family], min(per_family, caps.get(family, per_family), len(by_family[family])))
         )
     }
+
+
+def round_robin(sample: dict[str, str]) -> list[str]:
+    """The sampled records taking the families in turn, so that a run stopped early has covered every family."""
+    by_family: dict[str, list[str]] = defaultdict(list)
+    for case, family in sample.items():
+        by_family[family].append(case)
+    queues = [by_family[family] for family in sorted(by_family)]
+    return [queue[i] for i in range(max(map(len, queues), default=0)) for queue in queues if i < len(queue)]
 
 
 def run_snakemake(work: Path, cores: int, target: str) -> float:
@@ -100,25 +143,27 @@ def quantiles(values: list[float]) -> str:
     return " | ".join(f"{value:.2e}" for value in points)
 
 
-def main(per_family: int = 10, seed: int = 0, cores: int = 1, chunk: int = 40) -> None:
-    root = Path("fem_import_calibration_work").resolve()  # kept: a rerun resumes, the logs stay readable
+def main(library: str = "dolfinx", per_family: int = 10, seed: int = 0, cores: int = 1, chunk: int = 40) -> None:
+    root = select_library(library).resolve()  # kept: a rerun resumes, the logs stay readable
     suite_dir = root / "cases" / SUITE
     if not suite_dir.is_dir():  # imported once: a new import would make every job out of date
         subprocess.run(
             [
                 str(Path(sys.executable).with_name("simcodebench")),
                 "import",
-                SUITE,
+                "pdeagent-bench",
                 str(UPSTREAM),
                 "--out",
                 str(suite_dir),
+                "--library",
+                library,
             ],
             check=True,
             capture_output=True,
         )
     sample = stratified(suite_dir, per_family, seed)
     work = root / "work"
-    records = list(sample)
+    records = round_robin(sample)
     for start in range(0, len(records), chunk):
         chunk_records = records[start : start + chunk]
         config = {
@@ -174,7 +219,7 @@ def report(work: Path, sample: dict[str, str], per_family: int, seed: int) -> No
     t_base = [c["t_base"] for c in calibrations.values()]
     cvs = [c["t_cv"] for c in calibrations.values()]
     run_seconds = sum(sum(c["wall_times"]) for c in calibrations.values())
-    print(f"machine: {machine()}; {per_family or 'all'} records per family, seed {seed}")
+    print(f"machine: {machine()}; suite {SUITE}; {per_family or 'all'} records per family, seed {seed}")
     print(f"sample: {len(sample)} records; calibrated {len(calibrations)}; failed or dropped {len(failures)}")
     print("\n| e_base | min | p5 | median | p95 | max |\n|---|---|---|---|---|---|")
     print(f"| ours ({len(e_base)} records) | {quantiles(e_base)} |")
@@ -208,18 +253,24 @@ def report(work: Path, sample: dict[str, str], per_family: int, seed: int) -> No
         + f"; total {sum(seconds.values()) / 3600:.2f}; the timed oracle runs alone {run_seconds / 3600:.2f}"
     )
     raw = {"calibrations": calibrations, "failures": failures, "classes": classes, "job_seconds": seconds}
-    Path("fem_import_calibration.json").write_text(json.dumps(raw, indent=1, default=str))
+    Path(f"{work.parent.name.removesuffix('_work')}.json").write_text(json.dumps(raw, indent=1, default=str))
 
 
-def report_only(per_family: int = 0, seed: int = 0) -> None:
-    """The report of what ``./fem_import_calibration_work`` holds, running nothing."""
-    root = Path("fem_import_calibration_work").resolve()
+def report_only(library: str = "dolfinx", per_family: int = 0, seed: int = 0) -> None:
+    """The report of what the library's work folder holds, running nothing."""
+    root = select_library(library).resolve()
     sample = stratified(root / "cases" / SUITE, per_family, seed)
     report(root / "work", sample, per_family, seed)
 
 
+def _arguments(args: list[str]) -> list:
+    """The library (``dealii`` when named first, else ``dolfinx``) and the numbers after it."""
+    library = args.pop(0) if args[:1] == ["dealii"] else "dolfinx"
+    return [library, *[int(arg) for arg in args]]
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["report"]:
-        report_only(*[int(arg) for arg in sys.argv[2:]])
+        report_only(*_arguments(sys.argv[2:]))
     else:
-        main(*[int(arg) for arg in sys.argv[1:]])
+        main(*_arguments(sys.argv[1:]))

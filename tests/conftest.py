@@ -60,6 +60,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     end_session(config.stash.get(SHARED_FOLDER, None))
 
 
+@pytest.fixture(autouse=True)
+def _no_remembered_windows() -> None:
+    """Forget the context windows read from servers: a process remembers them by URL, and the scripted servers
+    of two tests may get the same port."""
+    from simcodebench.agents.backends.context import _served_window
+
+    _served_window.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def repo() -> Path:
     """The repository root."""

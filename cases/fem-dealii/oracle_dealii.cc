@@ -1,9 +1,9 @@
-// Reference solver of the fem-dealii suite (deal.II 9.4): Poisson, Helmholtz, heat (Crank-Nicolson) and
-// convection-diffusion (SUPG) with Q_k elements and a direct solver on the unit square or cube, the L-shape and
-// the disk; Dirichlet data on the whole boundary. It follows the
-// deal.II contract of PDEAgent-Bench App. J: `solver case_spec.json OUTDIR` writes OUTDIR/solution_grid.bin
-// (row-major float64 of the grid's shape, NaN outside the domain) and OUTDIR/meta.json. Its discretisation
-// comes from ORACLE_CONFIG_JSON, which the harness defines per case above this file.
+// Reference solver of the fem-dealii suite (deal.II 9.4): Poisson, Helmholtz, heat (Crank-Nicolson),
+// convection-diffusion (SUPG) and reaction-diffusion with a linear reaction alpha u, with Q_k elements and a
+// direct solver on the unit square or cube, the L-shape and the disk; Dirichlet data on the whole boundary. It
+// follows the deal.II contract of PDEAgent-Bench App. J: `solver case_spec.json OUTDIR` writes
+// OUTDIR/solution_grid.bin (row-major float64 of the grid's shape, NaN outside the domain) and OUTDIR/meta.json.
+// Its discretisation comes from ORACLE_CONFIG_JSON, which the harness defines per case above this file.
 #include <deal.II/base/function_parser.h>
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/dofs/dof_handler.h>
@@ -49,6 +49,21 @@ std::unique_ptr<FunctionParser<dim>> expression(const json &value) {
 }
 
 double number(const json &value) { return value.is_string() ? std::stod(value.get<std::string>()) : value.get<double>(); }
+
+// The coefficient c of the zero-order term c u: -k^2 (Helmholtz), alpha of a linear reaction, else 0; a problem
+// this oracle does not solve stops it with a message naming what is missing.
+double zero_order(const json &pde) {
+  const std::string family = pde["type"];
+  if (family == "helmholtz") return -std::pow(number(pde["params"]["k"]), 2);
+  if (family == "reaction_diffusion") {
+    const json reaction = pde["params"].value("reaction", json{{"type", "linear"}, {"alpha", 0.0}});
+    if (reaction.value("type", "") != "linear")
+      throw std::runtime_error("reaction type " + reaction.value("type", std::string("?")) + " is not supported");
+    return number(reaction.value("alpha", json(0.0)));
+  }
+  if (family == "poisson" || family == "heat" || family == "convection_diffusion") return 0.0;
+  throw std::runtime_error("PDE family " + family + " is not supported by this oracle");
+}
 
 template <int dim>
 class Solver {
@@ -102,7 +117,8 @@ void Solver<dim>::make_mesh(int resolution) {
 
 // One theta-step (a steady solve when dt = 0): (M/dt + theta A) u = theta F(t) + (1 - theta) F(t - dt)
 // + (M/dt - (1 - theta) A) u_old, with A the diffusion (kappa, epsilon), Helmholtz (-k^2) and convection terms
-// (SUPG-weighted when the element Peclet number exceeds 1) and u = g(t) on the boundary.
+// (SUPG-weighted when the element Peclet number exceeds 1), the zero-order term (-k^2 or a linear reaction) and
+// u = g(t) on the boundary.
 template <int dim>
 void Solver<dim>::step(double time, double dt, double theta, const Vector<double> &old) {
   const json params = spec["pde"]["params"];
@@ -111,7 +127,7 @@ void Solver<dim>::step(double time, double dt, double theta, const Vector<double
   auto source = expression<dim>(spec["pde"]["forcing"]["value"]);
   auto boundary = expression<dim>(spec["bc"]["dirichlet"]["value"]);
   const double diffusion = params.contains("epsilon") ? number(params["epsilon"]) : 1.0;
-  const double k2 = family == "helmholtz" ? std::pow(number(params["k"]), 2) : 0.0;
+  const double reaction = zero_order(spec["pde"]);
   const double inverse_dt = dt > 0 ? 1.0 / dt : 0.0;
   Tensor<1, dim> beta;
   if (family == "convection_diffusion")
@@ -151,7 +167,7 @@ void Solver<dim>::step(double time, double dt, double theta, const Vector<double
         const double v = fe_values.shape_value(i, q), test = v + tau * (beta * fe_values.shape_grad(i, q));
         for (unsigned int j = 0; j < n; ++j) {
           const double u = fe_values.shape_value(j, q);
-          const double a = c * (fe_values.shape_grad(i, q) * fe_values.shape_grad(j, q)) - k2 * u * v +
+          const double a = c * (fe_values.shape_grad(i, q) * fe_values.shape_grad(j, q)) + reaction * u * v +
                            (beta * fe_values.shape_grad(j, q)) * test;
           local(i, j) += (inverse_dt * u * v + theta * a) * dx;
           operator_only(i, j) += (inverse_dt * u * v - (1.0 - theta) * a) * dx;
@@ -248,6 +264,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const json spec = json::parse(std::ifstream(argv[1]));
+  zero_order(spec["pde"]);  // stops here for a problem this oracle does not solve
   const json cfg = json::parse(ORACLE_CONFIG_JSON);
   return spec["eval_grid"].contains("nz") ? solve_case<3>(spec, cfg, argv[2]) : solve_case<2>(spec, cfg, argv[2]);
 }

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +42,26 @@ def _environment(folder: Path) -> jinja2.Environment:
     return env
 
 
+_THRESHOLDS: ContextVar[dict[str, Any] | None] = ContextVar("shown_thresholds", default=None)
+
+
+@contextmanager
+def showing_thresholds(thresholds: dict[str, Any] | None) -> Iterator[None]:
+    """Within the block, prompts offer ``thresholds`` (the case's calibrated ``accuracy`` and ``time``) to their
+    templates: a suite whose ``prompt.thresholds`` is true shows them (PDEAgent-Bench's released prompt)."""
+    token = _THRESHOLDS.set(thresholds)
+    try:
+        yield
+    finally:
+        _THRESHOLDS.reset(token)
+
+
 def template_context(case: Case) -> dict[str, Any]:
     """The variables a prompt template may use: the visible spec, the entrypoint and resource limits.
 
     Built from :class:`VisibleSpec` only, so no hidden field can reach a prompt. The suite plugin's
     ``prompt_context`` adds public slots of its own (the physics suite: its video contract and the Genesis
-    documentation).
+    documentation). ``thresholds`` is None unless the prompt is made within :func:`showing_thresholds`.
     """
     visible: VisibleSpec = case.visible
     return {
@@ -58,6 +75,7 @@ def template_context(case: Case) -> dict[str, Any]:
         "entrypoint": case.suite.entrypoint,
         "language": case.suite.data["language"],
         "resources": dict(case.resources),
+        "thresholds": _THRESHOLDS.get(),
     }
 
 

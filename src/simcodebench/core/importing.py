@@ -44,14 +44,13 @@ def write_yaml(path: Path, data: Any) -> None:
 
 def write_suite(template: Path, out: Path, **overrides: Any) -> None:
     """Make ``out`` a suite with the protocol of the suite folder ``template``: its ``suite.yaml`` (named after
-    ``out``, with ``overrides`` applied) and every prompt template it names."""
+    ``out``, with ``overrides`` applied) and every prompt template it names, its variants' included."""
     data = read_yaml(template / "suite.yaml")
     data.update(name=out.name, **overrides)
     out.mkdir(parents=True, exist_ok=True)
-    for key in ("system", "user", "guide"):
-        name = data["prompt"].get(key)
-        if name:
-            shutil.copy2(template / name, out / name)
+    prompts = [data["prompt"], *((v.get("prompt") or {}) for v in (data.get("variants") or {}).values())]
+    for name in {p[key] for p in prompts for key in ("system", "user", "guide") if p.get(key)}:
+        shutil.copy2(template / name, out / name)
     write_yaml(out / "suite.yaml", data)
 
 

@@ -17,7 +17,7 @@ from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.extract import ExtractionError
 from simcodebench.agents.fit_context import Window, agent_window, fitting
 from simcodebench.agents.generation import generate
-from simcodebench.agents.prompts import messages_to_markdown
+from simcodebench.agents.prompts import messages_to_markdown, showing_thresholds
 from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Previous
 from simcodebench.core.cases import Case
@@ -152,6 +152,11 @@ def endpoint_share(members: int, capped: bool) -> int:
     return members if capped else min(members, DEFAULT_ENDPOINT_CAP)
 
 
+def shows_thresholds(case: Case) -> bool:
+    """Whether the case's prompt shows its calibrated thresholds (``prompt.thresholds`` in its suite)."""
+    return bool(case.suite.data["prompt"].get("thresholds"))
+
+
 def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Any]:
     """One member: the attempt's ``prompt.md`` and ``messages.json``, the agent's reply ``response.json``
     (through the reply cache, written before extraction) and the extracted ``solution/`` (its manifest last), in
@@ -160,9 +165,11 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
     folder = Path(plan.layout.sample_dir(agent_name, suite, case_id, sample))
     here, previous = folder / str(attempt), folder / str(attempt - 1)
     read = ("messages.json", "response.json", "score.json")  # attempt a-1's, for attempt a > 0
-    calibration = Path(plan.layout.calibration(suite, case_id)) if agent.backend == "mutant" else None
+    shows = shows_thresholds(case)
+    calibration = Path(plan.layout.calibration(suite, case_id)) if agent.backend == "mutant" or shows else None
+    thresholds = read_json(calibration).get("thresholds") if shows and calibration else None
     start = time.perf_counter()
-    with job_log(here / "ask.log"):
+    with job_log(here / "ask.log"), showing_thresholds(thresholds):
         make_prompt(
             agent,
             case,

@@ -201,16 +201,18 @@ class Plan:
         """What an ``ask`` job reads: its members' case files (``case``: an edited case asks again); for attempt
         a > 0 the records of the ``evaluate`` jobs that scored its members' attempt a-1 (``previous``: it reads
         their messages, replies and scores); the calibrations of a mutant agent's cases (``calibration``: the slow
-        mutant is placed past the calibrated time gate)."""
+        mutant is placed past the calibrated time gate), and of every case of a suite whose prompt shows its
+        thresholds (``prompt.thresholds``)."""
         members = self.batch_members(suite, attempt, batch)
         cases = dict.fromkeys(c for _, c, _ in members)
         named = {"case": sorted({f for c in cases for f in self.case_files(suite, c)})}
         if int(attempt) > 0:
             previous = dict.fromkeys(self.batch_of(a, suite, c, i, int(attempt) - 1) for a, c, i in members)
             named["previous"] = [self.layout.batch_record(suite, int(attempt) - 1, b) for b in previous]
-        mutated = dict.fromkeys(c for a, c, _ in members if self.agents[a].backend == "mutant")
-        if mutated:
-            named["calibration"] = [self.layout.calibration(suite, c) for c in mutated]
+        shown = self.case(suite, next(iter(cases))).suite.data["prompt"].get("thresholds") if cases else False
+        calibrated = dict.fromkeys(c for a, c, _ in members if shown or self.agents[a].backend == "mutant")
+        if calibrated:
+            named["calibration"] = [self.layout.calibration(suite, c) for c in calibrated]
         return named
 
     def ask_endpoints(self, suite: str, attempt: int | str, batch: str) -> dict[str, int]:

@@ -2,7 +2,9 @@
 
 The sandbox gets ``case_spec.json`` (the case's agent-visible ``spec.case_spec``, nothing hidden) and, for a
 Python track, the runner (:mod:`.sandbox_runner`, under the suite's entrypoint name), for the C++ track
-(deal.II) the ``CMakeLists.txt`` that builds ``solver.cc`` against deal.II and nlohmann/json. The oracle is the
+(deal.II) the ``CMakeLists.txt`` that builds ``solver.cc`` against deal.II and nlohmann/json. Under a released
+variant the sandbox gets the released ``case_spec`` and runner instead (:mod:`.released_spec`,
+:mod:`.released_runner`), and the oracle a ``solve`` in front that hands it our ``case_spec``. The oracle is the
 suite's shared solver file named by ``hidden.oracle`` with the discretisation of
 ``hidden.reference.params.oracle``: ``ORACLE_CONFIG = {...}`` appended (Python) or ``ORACLE_CONFIG_JSON``
 defined first (C++).
@@ -15,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from simcodebench.core.cases import Case
+from simcodebench.suites.fem.released_spec import is_released, released_case_spec
 
 RUNNER = Path(__file__).with_name("sandbox_runner.py")
+RELEASED_RUNNER = Path(__file__).with_name("released_runner.py")
 CASE_SPEC = "case_spec.json"
 
 
@@ -42,20 +46,38 @@ def compiled(case: Case) -> bool:
 
 
 def prepare_run(case: Case, run_dir: Path) -> None:
-    """Write ``case_spec.json`` and the runner (or the CMake project) into ``run_dir``."""
-    Path(run_dir, CASE_SPEC).write_text(json.dumps(case_spec(case), indent=2) + "\n", encoding="utf-8")
+    """Write ``case_spec.json`` and the runner (or the CMake project) into ``run_dir``: the released ones under a
+    released variant."""
+    released = is_released(case)
+    spec = released_case_spec(case) if released else case_spec(case)
+    Path(run_dir, CASE_SPEC).write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
     if compiled(case):
         Path(run_dir, "CMakeLists.txt").write_text(CMAKE, encoding="utf-8")
     else:
-        Path(run_dir, case.suite.entrypoint).write_text(RUNNER.read_text(encoding="utf-8"), encoding="utf-8")
+        runner = RELEASED_RUNNER if released else RUNNER
+        Path(run_dir, case.suite.entrypoint).write_text(runner.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+RELEASED_ADAPTER = """
+
+# --- the released contract: solve() gets the released case_spec; the oracle solves the case's own ---
+NATIVE_CASE_SPEC = {spec!r}
+_native_solve = solve
+
+
+def solve(case_spec):
+    return _native_solve(NATIVE_CASE_SPEC)
+"""
 
 
 def configured_oracle(case: Case, config: dict[str, Any]) -> str:
-    """The oracle's source with its configuration ``config``."""
+    """The oracle's source with its configuration ``config`` (under a released variant with a ``solve`` in front
+    that ignores the released ``case_spec`` and solves the case's own)."""
     source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
     if compiled(case):
         return f'#define ORACLE_CONFIG_JSON R"json({json.dumps(config)})json"\n{source}'
-    return f"{source.rstrip()}\n\n\nORACLE_CONFIG = {config!r}\n"
+    source = f"{source.rstrip()}\n\n\nORACLE_CONFIG = {config!r}\n"
+    return source + RELEASED_ADAPTER.format(spec=case_spec(case)) if is_released(case) else source
 
 
 def oracle_source(case: Case) -> str:

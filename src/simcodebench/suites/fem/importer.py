@@ -14,6 +14,10 @@ and in ``import_report.json``: a manufactured case's forcing is derived again fr
 time block get t in [0, 0.1]; a transient record without an initial condition gets u0 = 0 written out
 (``heat_3d_source_only``); domains are written in one canonical form per template.
 
+Each case also keeps the record's ``case_spec`` as the released harness gives it to the program
+(``hidden.scoring.upstream.case_spec``, with the repairs above written into its fields), for the
+``pdeagent-bench@released`` variant.
+
 ``upstream_tolerance`` reproduces the released code's thresholds: alpha_acc = ``accuracy_tolerance``, else
 ``tolerance`` (0.05 or 0.1 in 106 records), else 1.2, and alpha_time = ``time_tolerance``. Off by default: the
 paper's alpha_acc = 10 and alpha_time = 3 apply.
@@ -34,13 +38,15 @@ from simcodebench.core.errors import InputError
 from simcodebench.core.importing import validated, write_case, write_suite
 from simcodebench.core.io import write_json
 from simcodebench.core.project import cases_root
-from simcodebench.suites.fem import manufactured
+from simcodebench.suites.fem import dealii_records, manufactured
+from simcodebench.suites.fem.released_spec import agent_view
 
 SHARED_FILES = ("oracle_dolfinx.py",)  # the guide comes with the prompt templates (prompt.guide)
 DESCRIPTION = (
     "The upstream PDEAgent-Bench records (benchmark_v2.jsonl), imported by `simcodebench import pdeagent-bench`; "
     "scored exactly as the fem suite."
 )
+LIBRARIES = ("dolfinx", dealii_records.LIBRARY)
 HIDDEN_PARAMS = ("stabilization",)
 BURGERS_TIME = {"t0": 0.0, "t_end": 0.1}
 FLOW = ("stokes", "navier_stokes")
@@ -262,6 +268,7 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
         level1, level2 = finer_configs(oc, base)
         reference = {"generator": "refined", "params": {"oracle": base, "intermediate": level1, "reference": level2}}
     evaluation = record.get("evaluation_config") or oc.get("evaluation_config") or {}
+    released = released_view(record, forcing, bc, ic)
     hidden: dict[str, Any] = {
         "reference": reference,
         "oracle": "../oracle_dolfinx.py",
@@ -270,6 +277,7 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
             "upstream": {
                 "evaluation_config": evaluation,
                 "agent_knobs": record.get("agent_knobs", oc.get("agent_knobs", [])),
+                "case_spec": released,
             },
             "issues": issues,
         },
@@ -304,6 +312,20 @@ def convert(record: dict[str, Any], upstream_tolerance: bool = False) -> dict[st
     }
 
 
+def released_view(record: dict[str, Any], forcing: Any, bc: dict[str, Any], ic: dict[str, Any]) -> dict[str, Any]:
+    """The record's released ``case_spec`` with the importer's repairs in it: the forcing, ``bc.laplacian`` and an
+    initial condition where the record had none, so that the program solves the problem the reference is of."""
+    view = agent_view(record)
+    pde = view["pde"]
+    if "source_term" in pde or forcing != "0":
+        pde["source_term"] = forcing
+    if "laplacian" in bc:
+        view["bc"] = {**view["bc"], "laplacian": bc["laplacian"]}
+    if "u0" in ic and "initial_condition" not in pde:
+        pde["initial_condition"] = ic["u0"]
+    return view
+
+
 def contract(dim: int) -> dict[str, Any]:
     """The App. J output contract (what the harness runner writes)."""
     shape = ["nz", "ny", "nx"] if dim == 3 else ["ny", "nx"]
@@ -324,17 +346,29 @@ def contract(dim: int) -> dict[str, Any]:
     }
 
 
-def import_pdeagent_bench(path: Path, out: Path, upstream_tolerance: bool = False) -> int:
-    """Write every record of ``path`` as a case of the suite folder ``out``; return the number of valid cases."""
+def import_pdeagent_bench(path: Path, out: Path, upstream_tolerance: bool = False, library: str = "dolfinx") -> int:
+    """Write the records of ``path`` as the suite folder ``out``; return the number of valid cases.
+
+    ``library`` ``dolfinx`` (the default): all 645 records as DOLFINx cases, with the ``fem`` suite's protocol;
+    ``dealii``: the 313 records upstream lists for deal.II as cases of the deal.II track (``fem-dealii``'s protocol
+    and oracle; :mod:`.dealii_records`)."""
+    if library not in LIBRARIES:
+        raise InputError(path, "--library", f"is '{library}'", f"use one of {', '.join(LIBRARIES)}")
     records = read_records(path)
-    template = cases_root() / "fem"
-    write_suite(template, out, description=DESCRIPTION)
-    for name in SHARED_FILES:
+    dealii = library == dealii_records.LIBRARY
+    if dealii:
+        records = [record for record in records if dealii_records.is_dealii_record(record)]
+    if not records:
+        raise InputError(path, "supported_libraries", f"names {library} in no record", "use the upstream file")
+    template = cases_root() / (dealii_records.TEMPLATE_SUITE if dealii else "fem")
+    write_suite(template, out, description=dealii_records.DESCRIPTION if dealii else DESCRIPTION)
+    for name in dealii_records.SHARED_FILES if dealii else SHARED_FILES:
         shutil.copy2(template / name, out / name)
     issues: Counter[str] = Counter()
     for record in records:
         case = convert(record, upstream_tolerance)
         issues.update(case["hidden"]["scoring"]["issues"])
-        write_case(out / case["id"], case, {})
-    write_json(out / "import_report.json", {"source": str(path), "records": len(records), "issues": dict(issues)})
+        write_case(out / case["id"], dealii_records.as_dealii_case(case) if dealii else case, {})
+    report = {"source": str(path), "library": library, "records": len(records), "issues": dict(issues)}
+    write_json(out / "import_report.json", report)
     return validated(out)

@@ -17,8 +17,10 @@ from simcodebench.core.references import Reference
 from simcodebench.suites.fem import harness, outputs, report, scorer
 from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
-from simcodebench.suites.fem.importer import import_pdeagent_bench
+from simcodebench.suites.fem.importer import LIBRARIES, import_pdeagent_bench
 from simcodebench.suites.fem.mutations import MUTANT_OPERATIONS
+from simcodebench.suites.fem.released_prompt import released_body
+from simcodebench.suites.fem.released_spec import is_released, released_case_spec
 
 DOLFINX = EnvironmentSpec(
     "dolfinx",
@@ -48,6 +50,11 @@ class FemSuite(SuitePlugin):
     def oracle_source(self, case: Case) -> str:
         """The shared oracle with the case's settings."""
         return harness.oracle_source(case)
+
+    def prompt_context(self, case: Case) -> dict[str, Any]:
+        """Under a released variant, ``released_task``: the released prompt's body for the released case_spec
+        (which the variant shows the program, so it is the visible part there)."""
+        return {"released_task": released_body(released_case_spec(case))} if is_released(case) else {}
 
     def optional_context(self, case: Case) -> list[ContextPiece]:
         """The library guide's sections, ranked for the case's family."""
@@ -81,7 +88,7 @@ class FemSuite(SuitePlugin):
         return [DOLFINX, DEALII]
 
     def add_commands(self, groups: CommandGroups) -> None:
-        """``simcodebench import pdeagent-bench PATH [--upstream-tolerance]``."""
+        """``simcodebench import pdeagent-bench PATH [--upstream-tolerance] [--library dolfinx|dealii]``."""
         parser = add_import_command(
             groups, "pdeagent-bench", import_pdeagent_bench, "the upstream JSONL file of records", _options
         )
@@ -90,7 +97,14 @@ class FemSuite(SuitePlugin):
             action="store_true",
             help="each record's own alpha_acc (the released code's quirk) instead of the paper's 10",
         )
+        parser.add_argument(
+            "--library",
+            choices=LIBRARIES,
+            default="dolfinx",
+            help="dolfinx (default): all 645 records as DOLFINx cases; dealii: the 313 deal.II records as a "
+            "deal.II suite (the fem-dealii protocol and oracle)",
+        )
 
 
-def _options(args: argparse.Namespace) -> dict[str, bool]:
-    return {"upstream_tolerance": True} if args.upstream_tolerance else {}
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"upstream_tolerance": args.upstream_tolerance, "library": args.library}

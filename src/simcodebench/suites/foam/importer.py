@@ -5,7 +5,9 @@ The upstream files (``FoamBench_basic.json``, ``FoamBench_advanced.json``, Kaggl
 expert's case files (``GT_Files`` upstream). Each entry becomes case ``<case>-<i>`` whose problem is the
 requirement and whose oracle folder holds the files; the suite gets the protocol of ``cases/foam`` with the
 environment ``openfoam10`` (the files are written for Foundation OpenFOAM 10) and no mutants (they need per-case
-arguments). One file per split is one suite: import the basic and the advanced file into two folders.
+arguments). Each case's resources (wall, memory, cores) and its reference run's longer wall limit follow its
+family's measured runs and its size (:mod:`.limits`). One file per split is one suite: import the basic and the
+advanced file into two folders.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from simcodebench.agents.multifile import checked_path
 from simcodebench.core.errors import InputError
 from simcodebench.core.importing import read_json_input, validated, write_case, write_suite
 from simcodebench.core.project import cases_root
+from simcodebench.suites.foam.limits import family_runs, limits_for
 
 TEMPLATE_SUITE = "foam"
 REQUIREMENT = "usr_requirement"
@@ -67,6 +70,7 @@ def import_foambench(path: Path, out: Path) -> int:
                 path, key, f"gives the case id '{cid}', empty or already used by '{ids.get(cid)}'", "rename"
             )
         ids[cid] = key
+    families = family_runs()
     write_suite(
         cases_root() / TEMPLATE_SUITE,
         out,
@@ -77,15 +81,20 @@ def import_foambench(path: Path, out: Path) -> int:
     for cid, key in ids.items():
         requirement, files = entries[key]
         family = key.split("/")[0]
+        limits = limits_for(family, files, families)
         case = {
             "id": cid,
             "title": f"FoamBench {key}",
             "tags": ["foam", "upstream", family],
-            "visible": {"problem": requirement, "spec": {"family": family, **SPEC}},
+            "visible": {
+                "problem": requirement,
+                "spec": {"family": family, **SPEC},
+                "resources": limits.resources(),
+            },
             "hidden": {
-                "reference": {"generator": "openfoam_run"},
+                "reference": {"generator": "openfoam_run", "params": {"wall_s": limits.reference_wall_s}},
                 "oracle": "oracle",
-                "scoring": {"kind": "field_nmse"},
+                "scoring": {"kind": "field_nmse", "limits_from": {"family": limits.family, "by": limits.matched_by}},
             },
         }
         write_case(out / cid, case, {f"oracle/{name}": text for name, text in files.items()})

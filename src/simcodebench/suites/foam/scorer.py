@@ -11,6 +11,7 @@ not they ran: ``struct`` and ``file`` (see :mod:`.similarity`).
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,13 @@ def _stderr_tail(run_dir: Path) -> str:
     return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-LOG_TAIL:]}" for p in logs if p.is_file())
 
 
+def reference_case(case: Case) -> Case:
+    """The case as its reference runs: with the wall limit ``hidden.reference.params.wall_s`` where it has one
+    (an imported FoamBench case: the expert's run is untimed and gets longer than an agent's)."""
+    wall = (case.hidden.reference.get("params") or {}).get("wall_s")
+    return replace(case, resources={**case.resources, "wall_s": float(wall)}) if wall else case
+
+
 def generate_reference(case: Case) -> Reference:
     """Run the oracle case and keep the last time's fields at its cell centres."""
     if case.hidden.reference["generator"] != GENERATOR:
@@ -45,7 +53,7 @@ def generate_reference(case: Case) -> Reference:
     with tempfile.TemporaryDirectory(prefix="simcodebench-foam-reference-") as tmp:
         solution, run_dir = Path(tmp) / "solution", Path(tmp) / "run"
         write_solution(extract_files(case, oracle_reply(case)), solution)
-        result = execute_solution(case, solution, run_dir, REFERENCE_RUNTIME)
+        result = execute_solution(reference_case(case), solution, run_dir, REFERENCE_RUNTIME)
         if result.status != "ok":
             raise RuntimeError(f"{case.key}: the oracle case did not run ({result.message})\n{_stderr_tail(run_dir)}")
         times = time_dirs(run_dir)
