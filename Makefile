@@ -101,7 +101,7 @@ run: python-env dolfinx-env llm-server
 TEST_WORKERS ?= 2
 test: venv
 	$(MAKE) --no-print-directory -j2 test-provision
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 .PHONY: test-provision test-envs
 test-provision: test-envs llm-server
