@@ -56,6 +56,11 @@ def showing_thresholds(thresholds: dict[str, Any] | None) -> Iterator[None]:
         _THRESHOLDS.reset(token)
 
 
+def shows_thresholds(case: Case) -> bool:
+    """Whether the case's prompt shows its calibrated thresholds (``prompt.thresholds`` in its suite)."""
+    return bool(case.suite.data["prompt"].get("thresholds"))
+
+
 def template_context(case: Case) -> dict[str, Any]:
     """The variables a prompt template may use: the visible spec, the entrypoint and resource limits.
 

@@ -17,7 +17,7 @@ from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.extract import ExtractionError
 from simcodebench.agents.fit_context import Window, agent_window, fitting
 from simcodebench.agents.generation import generate
-from simcodebench.agents.prompts import messages_to_markdown, showing_thresholds
+from simcodebench.agents.prompts import messages_to_markdown, showing_thresholds, shows_thresholds
 from simcodebench.agents.settings import Agent
 from simcodebench.agents.strategies.base import Previous
 from simcodebench.core.cases import Case
@@ -150,11 +150,6 @@ def endpoint_share(members: int, capped: bool) -> int:
     """The units of an endpoint resource an ``ask`` job declares: one per member calling it, which Snakemake
     lowers to the run's cap when there is one (``capped``); else at most :data:`DEFAULT_ENDPOINT_CAP`."""
     return members if capped else min(members, DEFAULT_ENDPOINT_CAP)
-
-
-def shows_thresholds(case: Case) -> bool:
-    """Whether the case's prompt shows its calibrated thresholds (``prompt.thresholds`` in its suite)."""
-    return bool(case.suite.data["prompt"].get("thresholds"))
 
 
 def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: int, attempt: int) -> dict[str, Any]:

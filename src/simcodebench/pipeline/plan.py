@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simcodebench.agents.prompts import shows_thresholds
 from simcodebench.agents.settings import Agent, check_suite_settings, load_agents
 from simcodebench.core.cases import Case, load_suite_cases, split_suite_name
 from simcodebench.core.errors import InputError
@@ -209,7 +210,7 @@ class Plan:
         if int(attempt) > 0:
             previous = dict.fromkeys(self.batch_of(a, suite, c, i, int(attempt) - 1) for a, c, i in members)
             named["previous"] = [self.layout.batch_record(suite, int(attempt) - 1, b) for b in previous]
-        shown = self.case(suite, next(iter(cases))).suite.data["prompt"].get("thresholds") if cases else False
+        shown = bool(cases) and shows_thresholds(self.case(suite, next(iter(cases))))
         calibrated = dict.fromkeys(c for a, c, _ in members if shown or self.agents[a].backend == "mutant")
         if calibrated:
             named["calibration"] = [self.layout.calibration(suite, c) for c in calibrated]
