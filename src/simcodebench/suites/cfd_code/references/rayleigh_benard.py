@@ -14,15 +14,15 @@ four no-slip conditions ``psi = dpsi/dz = 0`` at both walls (conditioned like a 
 ``lap^2 psi``). The step halves whenever the advective CFL number would exceed ``cfl`` and doubles back once
 it has stayed well below it. The pressure at the end solves ``lap p = db/dz - d_i u_j d_j u_i`` with
 ``dp/dz = b + nu d2w/dz2`` on the walls and zero mean.
+
+The members run one after the other in one process. Each step streams every mode's precomputed inverses (12.6 MB
+at 256 x 65), so a member is memory-bound; two members at once in two processes took 6 times as long as one after
+the other on the 2-core machine of BENCHMARKS.md ("Rayleigh-Benard members at once").
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 from scipy import fft
@@ -264,24 +264,14 @@ def simulate(setup: Setup, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def run_members(setup: Setup, seeds: int) -> list[dict[str, np.ndarray]]:
-    """The ensemble's runs, seed 0 first, at once on the cores this process may use (one process each, started
-    afresh: the members are independent, and each is the same whether run alone or beside the others)."""
-    workers = min(seeds, len(os.sched_getaffinity(0)))
-    if workers <= 1:
-        return [simulate(setup, seed) for seed in range(seeds)]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(partial(simulate, setup), range(seeds)))
-
-
 def rayleigh_benard(seeds: int = 6, **params: float) -> Solution:
-    """The ensemble of ``seeds`` runs (:func:`run_members`): the snapshot of seed 0 (``b``, ``u``, ``w``, ``p``),
+    """The ensemble of ``seeds`` runs, one after the other: the snapshot of seed 0 (``b``, ``u``, ``w``, ``p``),
     each member's statistics (``<name>_members``, see :mod:`..convection_statistics`) and their mean
     (``theta_mean`` as a field, the numbers in ``meta`` with ``kappa``, ``lz`` and the worst leave-one-out
     error)."""
     setup = Setup(**params)
     kappa = (setup.rayleigh * setup.prandtl) ** -0.5
-    runs = run_members(setup, seeds)
+    runs = [simulate(setup, seed) for seed in range(seeds)]  # serial: see the module docstring
     members = [convection_statistics.snapshot_statistics(run, run["z"], kappa, setup.lz) for run in runs]
     first = runs[0]
     mean = convection_statistics.ensemble_mean(members)
