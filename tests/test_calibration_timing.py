@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from simcodebench.core.cases import load_suite_cases
+from simcodebench.core.cases import load_suite, load_suite_cases
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
@@ -46,6 +46,30 @@ def test_the_runner_times_the_solve_apart_from_the_imports(tmp_path):
     assert outputs.solve_seconds(tmp_path) == meta["solve_time_sec"]
     (tmp_path / "meta.json").write_text(json.dumps({"status": "ok"}))  # a deal.II program's meta.json
     assert outputs.solve_seconds(tmp_path) is None
+
+
+RELEASED_SLOW_IMPORT_SOLVER = SLOW_IMPORT_SOLVER.replace(
+    'grid = case_spec["eval_grid"]', 'grid = case_spec["output"]["grid"]'
+).replace(
+    '"solver_info": {}',
+    '"solver_info": dict(mesh_resolution=8, element_degree=1, ksp_type="cg", pc_type="gamg", rtol=1e-8)',
+)
+
+
+def test_the_released_runner_times_the_solve_and_the_released_variant_uses_it(tmp_path):
+    """The released runner (the ``@released`` variant's) times the solver call as the plain runner does, and the
+    variant calibrates with ``timing: released``, the plain suite with ``subprocess``."""
+    (tmp_path / "solver.py").write_text(RELEASED_SLOW_IMPORT_SOLVER)
+    (tmp_path / "case_spec.json").write_text(json.dumps({"output": {"grid": {"nx": 3, "ny": 2, "bbox": [0, 1, 0, 1]}}}))
+    shutil.copy(harness.RELEASED_RUNNER, tmp_path / "runner.py")
+    done = subprocess.run([sys.executable, "runner.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    assert 0.2 <= meta["solve_time_sec"] < 0.55 and meta["wall_time_sec"] >= 0.8
+    assert outputs.solve_seconds(tmp_path) == meta["solve_time_sec"]
+    released = load_suite(cases_root() / "fem", "released").data["calibration"]
+    assert released["timing"] == "released" and released["repeats"] == CASE.suite.data["calibration"]["repeats"]
+    assert CASE.suite.data["calibration"].get("timing", "subprocess") == "subprocess"
 
 
 @pytest.fixture

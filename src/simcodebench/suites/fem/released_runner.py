@@ -5,7 +5,8 @@ As the released harness does, it reads ``case_spec.json`` (the released layout: 
 result's ``u`` (or ``u_grid``), requires a non-empty ``solver_info`` holding ``mesh_resolution``,
 ``element_degree``, ``ksp_type``, ``pc_type`` and ``rtol``, reshapes a flat array of the grid's size and rejects
 any other shape. Rank 0 then writes ``solution.npz`` (``u`` and the grid axes) and ``meta.json``
-(``wall_time_sec``, ``status``, ``solver_info``), the files the fem scorer reads. A contract violation ends the
+(``wall_time_sec`` from the runner's start, ``solve_time_sec`` around the solver call alone, as the released
+harness times its oracle, ``status``, ``solver_info``), the files the fem scorer reads. A contract violation ends the
 run with status 3 and one line naming the file, the field and the fix. Only numpy and the standard library.
 """
 
@@ -91,14 +92,22 @@ def main():
     sys.path.insert(0, str(Path.cwd()))
     import solver
 
-    result = solver_function(solver)(case_spec)
+    solve = solver_function(solver)
+    solve_start = time.perf_counter()
+    result = solve(case_spec)
+    solve_time = time.perf_counter() - solve_start
     if not isinstance(result, dict):
         fail("solve(case_spec)", f"returned {type(result).__name__}", 'return a dict with "u" and "solver_info"')
     u = field_of(result, grid_shape(grid))
     info = checked_info(result)
     if RANK == 0:
         np.savez("solution.npz", u=u, **grid_axes(grid))
-        meta = {"wall_time_sec": time.perf_counter() - START, "status": "ok", "solver_info": info}
+        meta = {
+            "wall_time_sec": time.perf_counter() - START,
+            "solve_time_sec": solve_time,
+            "status": "ok",
+            "solver_info": info,
+        }
         Path("meta.json").write_text(json.dumps(meta, indent=2, default=str), encoding="utf-8")
 
 
