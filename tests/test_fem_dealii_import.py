@@ -11,6 +11,7 @@ import pytest
 
 from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.backends.oracle import oracle_reply
+from simcodebench.agents.prompts import render_messages
 from simcodebench.cli import main
 from simcodebench.core.cases import load_suite_cases
 from simcodebench.core.errors import InputError
@@ -50,6 +51,21 @@ def test_dealii_library_writes_the_dealii_records_as_a_dealii_suite(small_jsonl,
     assert case.visible.spec["target_library"] == "deal.II" and "using deal.II" in case.visible.problem
     assert [f["name"] for f in case.visible.contract["files"]] == ["solution_grid.bin", "meta.json"]
     assert json.loads((out / "import_report.json").read_text())["records"] == 2
+
+
+def test_every_imported_record_of_the_oracles_families_renders_its_prompt(upstream, tmp_path):
+    """Each family the deal.II oracle solves has its equation in the deal.II prompt (a family missing from the
+    template failed every ask of its records, and with them the run that held them)."""
+    records = [r for r in read_records(upstream / "pdeagent-bench" / "benchmark_v2.jsonl") if oracle_covers(r)]
+    first = {r["oracle_config"]["pde"]["type"]: r for r in reversed(records)}
+    assert "reaction_diffusion" in first
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in first.values()))
+    import_pdeagent_bench(path, tmp_path / "pdeagent-dealii", library="dealii")
+    for case in load_suite_cases(tmp_path / "pdeagent-dealii"):
+        user = render_messages(case)[-1]["content"]
+        assert f"## Equation ({case.visible.spec['family'].replace('_', ' ')})" in user
+        assert " = f in Omega" in user.split("## Equation", 1)[1].split("##", 2)[0], case.id
 
 
 def test_default_library_stays_dolfinx(small_jsonl, tmp_path):
