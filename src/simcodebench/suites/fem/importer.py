@@ -173,8 +173,8 @@ def finer_configs(oc: dict[str, Any], base: dict[str, Any]) -> tuple[dict[str, A
     """L1 and L2 of a no-exact record: L2 from ``reference_config``, L1 halfway (geometric mean).
 
     A transient record whose ``reference_config`` gives no time step gets half the record's for L2, as upstream's
-    oracle takes it (every family's reference solve: ``ref_time.get("dt", dt * 0.5)``); a reference at the same
-    step would leave the time discretisation's error out of e_base."""
+    oracle takes it (its reference solve in every transient family defaults to half the step); a reference at
+    the same step would leave the time discretisation's error out of e_base."""
     ref = oc["reference_config"]
     fem = ref.get("fem", {})
     level2 = dict(base)
