@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from simcodebench.agents import budget
+from simcodebench.agents.backends.alternative import alternative_reply
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
 from simcodebench.agents.backends.oracle import oracle_reply
 from simcodebench.agents.backends.replay import replay_reply
 from simcodebench.agents.backends.reply import BUDGET, CONTEXT, Reply
-from simcodebench.agents.settings import Agent
+from simcodebench.agents.settings import SELF_CHECKS, Agent
 from simcodebench.agents.strategies.base import Messages, Outcome, Role
 from simcodebench.core.cases import Case
 from simcodebench.core.io import canonical_json, sha256_text
@@ -42,10 +43,11 @@ def _record(backend: str, text: str | None, **extra: Any) -> dict[str, Any]:
 class Caller:
     """Answers ``ask(role, messages)`` for one attempt from the agent's backend and keeps every call.
 
-    The oracle answers every code-writing role with the reference solution and the mutant backend with its
-    mutant; both answer other roles with the role's fixed ``oracle_text``. ``openai`` calls use the role's
-    settings and go through the content-addressed reply cache under ``cache_root``: an entry is never requested
-    twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache. A request with a cost is charged
+    The oracle answers every code-writing role with the reference solution, the alternative with the case's
+    second solution and the mutant backend with its mutant; all three answer other roles with the role's fixed
+    ``oracle_text``. ``openai`` calls use the role's settings and go through the content-addressed reply cache
+    under ``cache_root``: an entry is never requested twice unless ``force`` is set, and deleting
+    ``results/runs`` keeps the cache. A request with a cost is charged
     to the agent's spend ledger ``ledger`` (:mod:`simcodebench.agents.budget`); once the agent's ``max_cost_usd``
     is reached, no request is made and the call is recorded with status ``budget``, not cached. An agent with
     ``serve`` is answered by the llama.cpp server the harness starts for it on the first call the cache cannot
@@ -71,12 +73,15 @@ class Caller:
 
     def _answer(self, role: Role, messages: Messages) -> dict[str, Any]:
         backend, case = self.agent.backend, self.case
-        if backend in ("oracle", "mutant") and not role.writes_code:
+        if backend in SELF_CHECKS and not role.writes_code:
             return _record(backend, role.oracle_text, model=backend)
         if backend == "oracle":
-            return _record("oracle", oracle_reply(case), model="oracle")
+            return _record("oracle", oracle_reply(case), model="oracle", declared_class="Pass")
+        if backend == "alternative":
+            return _record("alternative", alternative_reply(case), model="alternative", declared_class="Pass")
         if backend == "mutant":
-            mutant = build_mutant(case, self.sample, self.tau_time)
+            agent = self.agent
+            mutant = build_mutant(case, self.sample, self.tau_time, agent.mutant_selection, agent.mutant_base)
             return _record(
                 "mutant",
                 mutant.reply,

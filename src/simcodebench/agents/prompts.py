@@ -61,6 +61,15 @@ def shows_thresholds(case: Case) -> bool:
     return bool(case.suite.data["prompt"].get("thresholds"))
 
 
+def shown_problem(case: Case) -> str:
+    """The problem text the prompt shows: the case's ``problem``, or its ``released_problem`` (the paper's or
+    released code's wording, ambiguities kept) under a suite variant whose prompt sets ``problem: released``."""
+    visible = case.visible
+    if case.suite.data["prompt"].get("problem") == "released" and visible.released_problem:
+        return visible.released_problem
+    return visible.problem
+
+
 def template_context(case: Case) -> dict[str, Any]:
     """The variables a prompt template may use: the visible spec, the entrypoint and resource limits.
 
@@ -73,7 +82,7 @@ def template_context(case: Case) -> dict[str, Any]:
         **plugin_of(case).prompt_context(case),
         "case_id": case.id,
         "title": case.title,
-        "problem": visible.problem,
+        "problem": shown_problem(case),
         "contract": visible.contract,
         "inputs": list(visible.inputs),
         "spec": visible.spec,

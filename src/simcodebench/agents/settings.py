@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simcodebench.agents.backends.alternative import has_alternative
 from simcodebench.agents.backends.mutant import mutant_names
 from simcodebench.agents.backends.replay import load_replay
 from simcodebench.agents.protocol import RECORDED, check_agent_protocol, effective_settings
@@ -14,8 +15,10 @@ from simcodebench.core.cases import Case, Suite
 from simcodebench.core.errors import InputError
 from simcodebench.core.project import cases_root
 
-BACKENDS = ("openai", "replay", "oracle", "mutant")
-REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "mutant": ()}
+BACKENDS = ("openai", "replay", "oracle", "alternative", "mutant")
+REQUIRED = {"openai": ("model",), "replay": ("file",), "oracle": (), "alternative": (), "mutant": ()}
+SELF_CHECKS = ("oracle", "alternative", "mutant")
+"""Backends that answer with the case's own solutions (or broken ones): the pipeline's self-check."""
 
 
 @dataclass(frozen=True)
@@ -27,8 +30,18 @@ class Agent:
 
     @property
     def backend(self) -> str:
-        """``openai``, ``replay``, ``oracle`` or ``mutant``."""
+        """``openai``, ``replay``, ``oracle``, ``alternative`` or ``mutant``."""
         return self.settings["backend"]
+
+    @property
+    def mutant_base(self) -> str:
+        """The solution a mutant agent breaks: ``oracle`` (default) or ``alternative``."""
+        return str(self.settings.get("base", "oracle"))
+
+    @property
+    def mutant_selection(self) -> list[str] | None:
+        """The mutants a mutant agent runs (``mutants``), None for all of the suite's."""
+        return self.settings.get("mutants")
 
     def for_suite(self, suite: Suite) -> Agent:
         """The agent as it runs ``suite``: its settings, the suite's paper protocol where it asks for it, then its
@@ -51,12 +64,15 @@ class Agent:
         return {**base, **(self.settings.get("roles") or {}).get(role, {})}
 
     def samples(self, case: Case) -> int:
-        """Samples per case: one per mutant for the mutant backend, one for the oracle; ``samples: recorded``
-        (replay): the case's highest sample index in the replay file + 1 (its suite's lines, or a variant's)."""
+        """Samples per case: one per mutant for the mutant backend, one for the oracle, one for the alternative
+        where the case has a second solution (else none); ``samples: recorded`` (replay): the case's highest
+        sample index in the replay file + 1 (its suite's lines, or a variant's)."""
         if self.backend == "mutant":
-            return len(mutant_names(case))
+            return len(mutant_names(case, self.mutant_selection, self.mutant_base))
         if self.backend == "oracle":
             return 1
+        if self.backend == "alternative":
+            return int(has_alternative(case))
         if self.settings.get("samples") == RECORDED:
             suites = {case.suite.name, case.suite.base}
             recorded = [
@@ -98,6 +114,11 @@ def load_agents(config: dict[str, Any], config_file: str = "config/config.yaml")
                 f"'{settings['file']}' does not exist",
                 "point it at a JSONL file of replies",
             )
+        for key in ("base", "mutants"):
+            if key in settings and backend != "mutant":
+                raise InputError(
+                    config_file, f"{field}.{key}", f"is set on a {backend} agent", "remove it (mutant agents only)"
+                )
         if settings.get("samples") == RECORDED and backend != "replay":
             raise InputError(
                 config_file, f"{field}.samples", f"is '{RECORDED}', which only a replay agent has", "give a number"

@@ -25,6 +25,7 @@ class VisibleSpec:
     contract: dict[str, Any]
     inputs: tuple[str, ...] = ()
     spec: dict[str, Any] = field(default_factory=dict)
+    released_problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class HiddenSpec:
     scoring: dict[str, Any]
     thresholds: dict[str, Any] = field(default_factory=dict)
     mutants: dict[str, Any] = field(default_factory=dict)
+    alternative: str | None = None
 
 
 VARIANT_SEPARATOR = "@"
@@ -218,6 +220,13 @@ def load_case(suite: Suite, folder: Path) -> Case:
             f"names '{hidden['oracle']}', which does not exist",
             "add the reference solution file (a folder for a whole-case suite) to the case folder",
         )
+    if hidden.get("alternative") and not (folder / hidden["alternative"]).exists():
+        raise InputError(
+            path,
+            "hidden.alternative",
+            f"names '{hidden['alternative']}', which does not exist",
+            "add the second solution file (a folder for a whole-case suite) to the case folder, or drop the key",
+        )
     known = declared_mutant_names(suite)
     for name in hidden.get("mutants", {}):
         if name not in known:
@@ -239,6 +248,7 @@ def load_case(suite: Suite, folder: Path) -> Case:
             contract=visible.get("contract", {"files": []}),
             inputs=tuple(visible.get("inputs", [])),
             spec=dict(visible.get("spec", {})),
+            released_problem=visible.get("released_problem"),
         ),
         hidden=HiddenSpec(
             reference=hidden["reference"],
@@ -246,6 +256,7 @@ def load_case(suite: Suite, folder: Path) -> Case:
             scoring=hidden["scoring"],
             thresholds=hidden.get("thresholds", {}),
             mutants=hidden.get("mutants", {}),
+            alternative=hidden.get("alternative"),
         ),
         resources=resources,
     )

@@ -132,6 +132,12 @@ class SuitePlugin(abc.ABC):
         default) reads ``hidden.oracle`` as it is."""
         return None
 
+    def adapt_solution(self, case: Case, source: Any) -> Any:
+        """A solution written to the suite's contract, adapted to the variant the case runs under (the released
+        output layout of ``cfd-code@legacy``); applied to a case's second solution (``hidden.alternative``).
+        The default returns it as it is."""
+        return source
+
     def prepare_run(self, case: Case, run_dir: Path) -> None:
         """Put the harness's own files next to the solution in the sandbox (a runner, the visible spec)."""
         return None

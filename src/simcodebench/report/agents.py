@@ -43,8 +43,11 @@ def replies_from(agent: Agent) -> str:
     settings = agent.settings
     if agent.backend == "oracle":
         return "the case's reference solution"
+    if agent.backend == "alternative":
+        return "the case's second correct solution, written apart from the reference"
     if agent.backend == "mutant":
-        return "deliberately broken variants of the reference solution"
+        broken = "second solution" if agent.mutant_base == "alternative" else "reference solution"
+        return f"deliberately broken variants of the {broken}"
     if agent.backend == "replay":
         return f"recorded replies in {settings['file']}"
     serve = settings.get("serve")

@@ -128,6 +128,19 @@ def mutant_stats(frame: pd.DataFrame) -> pd.DataFrame:
     return grouped
 
 
+def self_check_stats(frame: pd.DataFrame) -> pd.DataFrame:
+    """Final attempts of the self-check agents (oracle, second solution, mutants: the rows with a declared
+    class) grouped by (agent, solution, declared, observed), with ``match``; ``solution`` is ``oracle``,
+    ``alternative`` or the mutant's name (``<name>@alternative`` for a mutant of the second solution)."""
+    finals = finals_of(frame)
+    checks = finals[finals["declared_class"].notna()].copy()
+    checks["solution"] = checks["mutant"].where(checks["mutant"].notna(), checks["model"])
+    keys = ["agent", "solution", "declared_class", "failure_class"]
+    grouped = checks.groupby(keys, dropna=False).size().reset_index(name="samples")
+    grouped["match"] = grouped["declared_class"] == grouped["failure_class"]
+    return grouped
+
+
 def _run_at_stage(frame: pd.DataFrame, strategies: tuple[str, ...]) -> pd.DataFrame:
     """Rows of agents using ``strategies``, with ``executable`` as a plain bool."""
     rows = frame[frame["strategy"].isin(strategies)].copy()

@@ -17,8 +17,8 @@ from simcodebench.report.breakdowns import (
     best_of_n_stats,
     failure_class_counts,
     finals_of,
-    mutant_stats,
     re4_stage_stats,
+    self_check_stats,
     stage_name_stats,
     stage_stats,
     truncation_stats,
@@ -114,20 +114,21 @@ def stage_markdown(frame: pd.DataFrame) -> str:
     return table(header, rows)
 
 
-def mutant_markdown(frame: pd.DataFrame) -> str:
-    """Mutant check: declared vs observed final class, then every mismatching sample with its message."""
-    header = ["agent", "mutant", "declared class", "observed class", "samples", "match"]
-    stats = mutant_stats(frame)
+def self_check_markdown(frame: pd.DataFrame) -> str:
+    """Self-check: the oracle, the second solutions and the mutants, declared vs observed final class, then every
+    mismatching sample with its message."""
+    header = ["agent", "solution", "declared class", "observed class", "samples", "match"]
     rows = [
-        [r.agent, r.mutant, r.declared_class, r.failure_class, r.samples, "yes" if r.match else "no"]
-        for r in stats.itertuples()
+        [r.agent, r.solution, r.declared_class, r.failure_class, r.samples, "yes" if r.match else "no"]
+        for r in self_check_stats(frame).itertuples()
     ]
     text = table(header, rows, left=4)
     finals = finals_of(frame)
-    bad = finals[finals["mutant"].notna() & (finals["declared_class"] != finals["failure_class"])]
+    bad = finals[finals["declared_class"].notna() & (finals["declared_class"] != finals["failure_class"])].copy()
     if not bad.empty:
-        cols = ["agent", "mutant", "suite", "case", "sample", "declared_class", "failure_class", "message"]
-        header = ["agent", "mutant", "suite", "case", "sample", "declared", "observed", "message"]
+        bad["solution"] = bad["mutant"].where(bad["mutant"].notna(), bad["model"])
+        cols = ["agent", "solution", "suite", "case", "sample", "declared_class", "failure_class", "message"]
+        header = ["agent", "solution", "suite", "case", "sample", "declared", "observed", "message"]
         text += "\nMismatches:\n\n" + table(header, bad[cols].values.tolist(), left=len(header))
     return text
 
@@ -233,8 +234,11 @@ def _sections(frame: pd.DataFrame, plugins: Mapping[str, SuitePlugin]) -> str:
         text += f"\n## Best-of-n selection\n\n{best_of_n_markdown(frame)}\n{BEST_OF_N_NOTE}\n"
     for section in suite_sections(frame, plugins):
         text += f"\n## {section.title}\n\n{section.markdown}"
-    if frame["mutant"].notna().any():
-        text += f"\n## Mutants: declared vs observed class\n\n{mutant_markdown(frame)}"
+    if frame["declared_class"].notna().any():
+        text += (
+            "\n## Self-check: oracle, second solutions and mutants, declared vs observed class\n\n"
+            f"{self_check_markdown(frame)}"
+        )
     return text
 
 

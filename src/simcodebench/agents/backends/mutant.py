@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcodebench.agents.artifacts import render_reply
+from simcodebench.agents.backends.alternative import alternative_artifact, has_alternative
 from simcodebench.agents.backends.oracle import oracle_artifact
 from simcodebench.agents.rewrites import scale_constants
 from simcodebench.core.cases import Case
@@ -186,9 +187,17 @@ OPERATIONS: dict[str, Callable[[str, MutationContext], str]] = {
 }
 
 
-def mutant_names(case: Case) -> list[str]:
-    """Names of the case's mutants, in suite order (sample ``i`` of a mutant agent is mutant ``i``)."""
-    return [m["name"] for m in case.suite.mutants]
+BASES = ("oracle", "alternative")
+"""What a mutant breaks: the case's reference solution (default) or its second solution."""
+
+
+def mutant_names(case: Case, only: list[str] | None = None, base: str = "oracle") -> list[str]:
+    """Names of the case's mutants, in suite order (sample ``i`` of a mutant agent is mutant ``i``); with
+    ``only``, those of its names the suite declares; none for a case without the ``base`` solution."""
+    if base == "alternative" and not has_alternative(case):
+        return []
+    names = [m["name"] for m in case.suite.mutants]
+    return names if only is None else [name for name in names if name in only]
 
 
 def operation(case: Case, name: str) -> Callable[[Any, MutationContext], Any]:
@@ -196,17 +205,23 @@ def operation(case: Case, name: str) -> Callable[[Any, MutationContext], Any]:
     return {**OPERATIONS, **plugin_of(case).mutant_operations}[name]
 
 
-def build_mutant(case: Case, index: int, tau_time: float | None) -> Mutant:
-    """Mutant number ``index`` of ``case``."""
-    declaration = case.suite.mutants[index]
+def build_mutant(
+    case: Case, index: int, tau_time: float | None, only: list[str] | None = None, base: str = "oracle"
+) -> Mutant:
+    """Mutant number ``index`` of ``case`` (among the names in ``only``, when given) applied to the ``base``
+    solution: the oracle, or the case's second solution (``alternative``; the mutant is then named
+    ``<name>@alternative``)."""
+    name = mutant_names(case, only, base)[index]
+    declaration = next(m for m in case.suite.mutants if m["name"] == name)
     args = {**declaration.get("args", {}), **case.hidden.mutants.get(declaration["name"], {})}
     expect = args.pop("expect", declaration["expect"])
     if expect not in (*MODEL_FAILURES, "Pass"):  # Pass: an edit that must not count against it (other units)
         raise ValueError(f"{case.key}: mutant '{declaration['name']}' expects '{expect}', not a failure class")
     op = operation(case, declaration["op"])
-    source = op(oracle_artifact(case), MutationContext(case=case, tau_time=tau_time, args=args))
+    artifact = alternative_artifact(case) if base == "alternative" else oracle_artifact(case)
+    source = op(artifact, MutationContext(case=case, tau_time=tau_time, args=args))
     return Mutant(
-        name=declaration["name"],
+        name=name if base == "oracle" else f"{name}@{base}",
         declared_class=expect,
         source=source,
         reply=render_reply(case, source),

@@ -41,6 +41,10 @@ class CfdCodeSuite(SuitePlugin):
         """The case's reference solver at the oracle's resolution."""
         return scorer.oracle_source(case)
 
+    def adapt_solution(self, case: Case, source: str) -> str:
+        """In legacy mode, the released layout appended (as for the oracle)."""
+        return scorer.released_layout(case, source)
+
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """The fields beside the reference and their difference (statistics for the convection case)."""
         return scorer.plot_comparison(case, run_dir, reference, png)

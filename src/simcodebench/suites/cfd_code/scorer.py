@@ -54,9 +54,14 @@ def comparison_mode(case: Case) -> str:
 
 
 def oracle_source(case: Case) -> str:
-    """The case's oracle; in ``legacy`` mode followed by the released layout: each saved variable bound to its
-    own name and written with ``np.save`` (which the legacy extraction renames to ``<var>_<case>.npy``)."""
-    source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
+    """The case's oracle, in the variant's layout (:func:`released_layout`)."""
+    return released_layout(case, (case.folder / case.hidden.oracle).read_text(encoding="utf-8"))
+
+
+def released_layout(case: Case, source: str) -> str:
+    """A program written to our contract; in ``legacy`` mode followed by the released layout: each saved
+    variable bound to its own name and written with ``np.save`` (which the legacy extraction renames to
+    ``<var>_<case>.npy``)."""
     if comparison_mode(case) != "legacy":
         return source
     lines = ["", "", "# the released CFDCodeBench layout: one .npy file per saved variable", "import numpy as np", ""]
