@@ -132,6 +132,13 @@ class SuitePlugin(abc.ABC):
         default) reads ``hidden.oracle`` as it is."""
         return None
 
+    def convergence_error(self, case: Case, measurement: Measurement) -> float:
+        """The error the convergence check compares before and after refinement (an ``ok`` measurement's); the
+        default is the accuracy gate's error. A suite narrows it to the quantities that converge where the
+        gate's error holds one that does not (a pressure singular at a cavity's lid corners)."""
+        assert measurement.error is not None
+        return measurement.error
+
     def adapt_solution(self, case: Case, source: Any) -> Any:
         """A solution written to the suite's contract, adapted to the variant the case runs under (the released
         output layout of ``cfd-code@legacy``); applied to a case's second solution (``hidden.alternative``).

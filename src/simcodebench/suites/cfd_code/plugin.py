@@ -41,6 +41,10 @@ class CfdCodeSuite(SuitePlugin):
         """The case's reference solver at the oracle's resolution."""
         return scorer.oracle_source(case)
 
+    def convergence_error(self, case: Case, measurement: Measurement) -> float:
+        """The worst NMSE of the variables that converge pointwise (``hidden.scoring.convergence_fields``)."""
+        return scorer.convergence_error(case, measurement)
+
     def adapt_solution(self, case: Case, source: str) -> str:
         """In legacy mode, the released layout appended (as for the oracle)."""
         return scorer.released_layout(case, source)

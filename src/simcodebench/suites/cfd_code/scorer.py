@@ -9,6 +9,8 @@ A case's ``hidden.scoring`` (kind ``fields``) names the saved variables and thei
         u: {}
         p: {gauge: mean, interior: true, scale: 1.0}
       periodic: {x: 10.0}          # optional: wrap these axes when interpolating
+      convergence_fields: [u, v]   # optional: the variables the convergence check compares (default all)
+      reference_floor: 1.0e-4      # optional: the reference's own accuracy, a floor of the convergence check
       upstream: {transpose: true}  # optional: the upstream array's layout (legacy mode)
       mode: coords                 # coords (default) or legacy; suite.yaml's scoring.mode wins
 
@@ -242,6 +244,17 @@ def _verdict(case: Case, errors: dict[str, float]) -> Measurement:
     if not np.isfinite(worst):
         return Measurement(outcome="nonfinite", message="an NMSE is not finite", metrics=metrics)
     return Measurement(outcome="ok", error=worst, metrics=metrics)
+
+
+def convergence_error(case: Case, measurement: Measurement) -> float:
+    """The worst NMSE over the case's ``convergence_fields`` (the variables that converge pointwise; all of the
+    saved ones when it has none, or under the released rule of ``cfd-code@legacy``): the error the convergence
+    check compares."""
+    names = _scoring(case).get("convergence_fields")
+    if not names or case.suite.data["convergence"].get("released", False):
+        assert measurement.error is not None
+        return measurement.error
+    return max(float(measurement.metrics[f"nmse_{name}"]) for name in names)
 
 
 def measure(case: Case, run_dir: Path, reference: Reference, mode: str | None = None) -> Measurement:
