@@ -37,6 +37,27 @@ def test_oracle_passes_and_mutants_land_in_their_classes(tmp_path: Path) -> None
     assert record["converged"] is True and set(record["refined"]) == {"NX", "NT"}
 
 
+def test_second_solution_passes_and_its_wrong_answer_fails(tmp_path: Path) -> None:
+    config = {
+        "suites": ["cfd-code"],
+        "cases": {"cfd-code": ["1D_Diffusion", "Pipe_Flow_Disk_EVP"]},
+        "agents": {
+            "alternative": {"backend": "alternative"},
+            "alt-mutants": {"backend": "mutant", "base": "alternative", "mutants": ["wrong-answer"]},
+        },
+    }
+    work = make_workdir(tmp_path, config)
+    snakemake(work)
+    frame = scores(work)
+    alternative = frame[frame.agent == "alternative"]
+    assert list(alternative.case) == ["1D_Diffusion"]  # the eigenvalue case has no second solution
+    assert list(alternative.failure_class) == ["Pass"]
+    mutants = frame[frame.agent == "alt-mutants"]
+    assert list(mutants.mutant) == ["wrong-answer@alternative"] and list(mutants.failure_class) == ["F-Acc"]
+    summary = (work / "results/summary/cfd-code.md").read_text()
+    assert "| alternative | alternative | Pass | Pass | 1 | yes |" in summary
+
+
 def _legacy_script(case_id: str) -> str:
     """Our oracle rewritten as an upstream model would write it: lower-case nx/nt literals and np.save of the
     variable to an absolute path."""
