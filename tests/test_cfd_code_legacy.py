@@ -30,8 +30,8 @@ def test_the_variant_merges_its_keys_and_names_itself() -> None:
     the_case = legacy("1D_Diffusion")
     data = the_case.suite.data
     assert the_case.suite.name == "cfd-code@legacy" and the_case.suite.base == "cfd-code"
-    assert data["prompt"] == {"system": "system.md.j2", "user": "user_legacy.md.j2"}
-    assert data["convergence"] == {"rewrite": "literals", "factor": 4, "wall_factor": 1, "floor": 0}
+    assert data["prompt"] == {"system": "system.md.j2", "user": "user_legacy.md.j2", "problem": "released"}
+    assert data["convergence"] == {"rewrite": "literals", "factor": 4, "wall_factor": 1, "floor": 0, "released": True}
     assert data["scoring"]["mode"] == "legacy" and [m["name"] for m in the_case.suite.mutants] == [
         "raises",
         "no-output",

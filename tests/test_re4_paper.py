@@ -41,7 +41,9 @@ def paper_case(case_id: str = "hilbert"):
 def test_the_variant_asks_the_printed_problem_and_has_no_accuracy_gate(tmp_path: Path) -> None:
     case = paper_case("sod")
     [*_, user] = render_messages(case)
-    assert user["content"] == case.visible.problem.strip()  # exactly the printed text, no contract
+    assert case.visible.released_problem is not None  # the printed text, its overlapping conditions kept
+    assert user["content"] == case.visible.released_problem.strip()  # exactly the printed text, no contract
+    assert "0 < x \\leq 0.5" in user["content"] and "0 \\leq x < 0.5" in case.visible.problem
     assert "solution.npz" in render_messages(get_case("re4", "sod", root=REPO / "cases"))[-1]["content"]
     hilbert = paper_case("hilbert")  # its own fixed 1e-2 rule does not apply under the variant
     assert hilbert.threshold_policy() == {"accuracy": {"policy": "none"}, "time": None}
