@@ -124,3 +124,23 @@ def test_nothing_to_refine_is_not_convergence_and_failing_runs_are_not_checked(t
     assert record["converged"] is False and "nothing" in record["message"]
     failing = _check("1D_Diffusion", "raise SystemExit(1)", tmp_path / "failing")
     assert failing["status"] == "skipped" and failing["converged"] is None
+
+
+def test_the_cavity_converges_on_its_velocity_and_the_shear_flow_has_its_reference_floor() -> None:
+    from simcodebench.core.cases import get_case
+    from simcodebench.core.measurement import Measurement
+    from simcodebench.pipeline.convergence import convergence_floor
+    from simcodebench.suites.cfd_code.scorer import convergence_error
+
+    cavity = case("Lid_Driven_Cavity")
+    measured = Measurement(outcome="ok", error=5.9e-3, metrics={"nmse_u": 1.9e-6, "nmse_v": 3.8e-6, "nmse_p": 5.9e-3})
+    assert convergence_error(cavity, measured) == 3.8e-6  # the pressure, singular at the lid corners, left out
+    legacy = get_case("cfd-code@legacy", "Lid_Driven_Cavity", root=case("1D_Diffusion").folder.parents[1])
+    assert convergence_error(legacy, measured) == 5.9e-3  # the released rule compares the whole error
+    assert convergence_error(case("1D_Diffusion"), Measurement(outcome="ok", error=0.02)) == 0.02
+    shear = case("2D_Shear_Flow_With_Tracer")
+    assert convergence_floor(shear) == 1.0e-4 and convergence_floor(case("1D_Diffusion")) == 1.0e-5
+    assert converged(8.188e-8, 3.253e-5, convergence_floor(shear))  # the independent program of 2026-11-27
+    assert not converged(8.188e-8, 3.253e-5, convergence_floor(case("1D_Diffusion")))
+    shear_legacy = get_case("cfd-code@legacy", "2D_Shear_Flow_With_Tracer", root=case("1D_Diffusion").folder.parents[1])
+    assert convergence_floor(shear_legacy) == 0.0
