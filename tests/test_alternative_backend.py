@@ -20,7 +20,7 @@ from simcodebench.report.collect import collect
 from simcodebench.report.tables import write_tables
 
 WITH = "1D_Diffusion"  # has a second solution
-WITHOUT = "Pipe_Flow_Disk_EVP"  # has none
+WITHOUT = "Flow_Past_Circular_Cylinder"  # has none
 
 
 def _source(reply: str) -> str:
