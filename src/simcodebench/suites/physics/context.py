@@ -72,9 +72,8 @@ def estimate_tokens(text: str) -> int:
 def api_reference(environment: str = "genesis") -> str:
     """The generated API reference of the environment's Genesis (made on first use in the environment, here or in
     the run's image, then cached beside the environment's compiled-form cache)."""
-    cached = (
-        compiled_form_cache(environment) / f"{API_REFERENCE}.{sha256_text(GENERATOR.read_text(encoding='utf-8'))[:12]}"
-    )
+    version = sha256_text(GENERATOR.read_text(encoding="utf-8"))[:12]
+    cached = compiled_form_cache(environment) / f"{API_REFERENCE}.{version}"
     if not cached.is_file():
         with tempfile.TemporaryDirectory(prefix="simcodebench-api-reference-") as tmp:
             work = Path(tmp)
