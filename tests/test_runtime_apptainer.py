@@ -34,7 +34,8 @@ def test_command_contains_the_process_and_runs_in_work(tmp_path):
     assert _options(argv, "--bind") == [f"{(tmp_path / 'run').resolve()}:/work"]
     assert _options(argv, "--pwd") == ["/work"]
     assert "--nv" not in argv
-    assert argv[image_at + 1 :] == ["prlimit", f"--as={2048 * 1024 * 1024}", "--core=0", "--", "python", "solver.py"]
+    limits = ["prlimit", f"--as={2048 * 1024 * 1024}", "--core=0", "--nproc=1024", "--"]
+    assert argv[image_at + 1 :] == [*limits, "python", "solver.py"]
 
 
 def test_environment_inside_points_at_work_and_pins_threads(tmp_path, monkeypatch):

@@ -21,6 +21,9 @@ from simcodebench.execution.runtime.base import RunRequest, RunResult, sandbox_e
 from simcodebench.execution.runtime.local import execute as execute_local
 from simcodebench.execution.runtime.local import limited_command
 
+MAX_TASKS = 1024
+"""RLIMIT_NPROC inside the container, as bubblewrap's (the kernel does not apply it to uid 0)."""
+
 WORK = Path("/work")
 """Where the run directory appears inside the container."""
 
@@ -71,7 +74,7 @@ def apptainer_command(
         argv.append("--nv")
     for name, value in sorted(container_environment(request, gpu).items()):
         argv += ["--env", f"{name}={value}"]
-    return [*request.outer_launcher, *argv, image, *limited_command(request)]
+    return [*request.outer_launcher, *argv, image, *limited_command(request, nproc=MAX_TASKS)]
 
 
 def host_environment() -> dict[str, str]:
