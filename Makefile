@@ -9,6 +9,10 @@ SNAKE_ARGS ?=
 # CONFIG replaces the default config whole (agents included), as `simcodebench targets` reads it
 CONFIG_FILE := $(if $(CONFIG),--configfile $(CONFIG),)
 CONFIG_ARG := $(if $(CONFIG),$(CONFIG_FILE) --replace-workflow-config,)
+# An apptainer installed under its own prefix (a source build's default, /opt/apptainer) is found too, after PATH;
+# without apptainer the apptainer tests skip, naming it, and `runtime: auto` uses bubblewrap.
+APPTAINER_PREFIX ?= /opt/apptainer
+export PATH := $(PATH)$(if $(wildcard $(APPTAINER_PREFIX)/bin/apptainer),:$(APPTAINER_PREFIX)/bin,)
 
 .PHONY: run test test-deps venv llm-server envs lint format calibrate rerun report clean pdeagent-bench re4-keyhole
 
