@@ -5,7 +5,8 @@ limit (``build.wall_s``); its output goes to ``build_stdout.txt`` and ``build_st
 ``stdout.txt`` and ``stderr.txt`` when it fails, as the run's output). It is timed apart:
 the run's ``wall_s`` (the time gate) covers the program alone, and ``extra.compile_s`` records the build.
 A sample is compiled once: the built program is cached under ``.envs/<environment>-builds/<hash of the run
-directory's sources and, in an image, the image>``, so calibration repeats and infrastructure retries reuse it (``extra.compile_cached``).
+directory's sources and, in an image, the image>``, so calibration repeats and infrastructure retries reuse it
+(``extra.compile_cached``).
 A build that fails is the run's result (F-Exec: the code does not compile).
 """
 
