@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simcodebench.execution.environments import compiled_form_cache, get_environment
-from simcodebench.execution.images import image_table
-from simcodebench.execution.runtime import RunRequest, RunResult, resolve_runtime, run
+from simcodebench.execution.images import image_present, image_table
+from simcodebench.execution.runtime import RunRequest, RunResult, apptainer, resolve_runtime, run
 
 
 @dataclass(frozen=True)
@@ -43,17 +43,19 @@ def using(runtime: str, images: Mapping[str, str]) -> Iterator[None]:
 
 
 def placement(environment: str) -> tuple[str, str | None]:
-    """``("apptainer", image)`` when the run's runtime puts ``environment`` in an image, else ``("local", None)``
-    (the environment provisioned here)."""
+    """``("apptainer", image)`` when the run's runtime puts ``environment`` in an image (``apptainer``, or
+    ``auto`` where Apptainer and the image exist), else ``("local", None)``: the environment provisioned here.
+    The harness's own code needs no confinement, so ``auto`` without any sandbox still runs it here."""
     setting = _current[-1]
-    images = {**image_table(None, {environment}, Path.cwd()), **setting.images}
-    if setting.runtime == "local":
+    if setting.runtime in ("local", "bwrap"):
         return "local", None
-    if (
-        setting.runtime in ("auto", "apptainer")
-        and resolve_runtime(setting.runtime, environment, images) == "apptainer"
-    ):
+    images = {**image_table(None, {environment}, Path.cwd()), **setting.images}
+    if setting.runtime == "apptainer":
+        resolve_runtime("apptainer", environment, images)  # says what is missing, if anything
         return "apptainer", images[environment]
+    image = images.get(environment)
+    if image and apptainer.apptainer_available() and image_present(image):
+        return "apptainer", image
     return "local", None
 
 
