@@ -23,6 +23,8 @@ from simcodebench.cli import build_parser
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+LINKED = [*PAGES, ROOT / "BENCHMARKS.md", *sorted((ROOT / "benchmarks" / "results").glob("*.md"))]
+"""Pages whose relative links are checked: the docs, and the benchmarks' index and results."""
 README_LIMIT = 12_000
 MARKERS = {"bash runnable": "run", "bash runnable=parse": "parse"}
 """Info strings of the fenced blocks whose commands the test checks, and how."""
@@ -255,7 +257,7 @@ def test_markers_are_spelled_right() -> None:
                 assert info in MARKERS, f"{page.relative_to(ROOT)}:{line}: unknown marker '{info}' ({sorted(MARKERS)})"
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+@pytest.mark.parametrize("page", LINKED, ids=[str(p.relative_to(ROOT)) for p in LINKED])
 def test_relative_links_resolve(page: Path) -> None:
     """Every relative link of the page names a file that exists, and a heading of it where it names one."""
     for target in relative_links(page):
@@ -266,16 +268,16 @@ def test_relative_links_resolve(page: Path) -> None:
 
 
 def test_every_docs_page_is_reachable_from_the_readme() -> None:
-    """Following links from the README reaches every page of docs/."""
+    """Following links from the README reaches every page of docs/ and every benchmark results page."""
     seen, todo = {README}, [README]
     while todo:
         page = todo.pop()
         for target in relative_links(page):
             path, _ = resolve(page, target)
-            if path.suffix == ".md" and path.is_file() and path not in seen and path.is_relative_to(ROOT / "docs"):
+            if path.suffix == ".md" and path.is_file() and path not in seen and path in LINKED:
                 seen.add(path)
                 todo.append(path)
-    assert set(PAGES) <= seen, f"not reachable from README.md: {sorted(str(p) for p in set(PAGES) - seen)}"
+    assert set(LINKED) <= seen, f"not reachable from README.md: {sorted(str(p) for p in set(LINKED) - seen)}"
 
 
 def test_readme_is_a_front_door() -> None:
