@@ -152,7 +152,8 @@ def program(word: str) -> str:
 
 def run(command: list[str], where: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """Run a command; its output in the failure message."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    paths = [str(ROOT / "src"), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
     output = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert done.returncode == 0, f"{where}: {shlex.join(command)} exited {done.returncode}\n{output}"
