@@ -194,9 +194,12 @@ def check_runnable(command: DocCommand, tmp_path: Path) -> None:
 
 def check_parse(command: DocCommand) -> None:
     """A command of a ``bash runnable=parse`` block is parsed, not run: simcodebench's own parser must accept it
-    (subcommands, options, choices, argument counts); for another program, its subcommand's ``--help`` must list
-    every option the command writes."""
+    (subcommands, options, choices, argument counts); make is checked as in a runnable block; for another
+    program, its subcommand's ``--help`` must list every option the command writes."""
     words = list(command.words)
+    if words[0] == "make":
+        check_make(command)
+        return
     if words[0].endswith("simcodebench"):
         stderr = io.StringIO()
         with contextlib.redirect_stderr(stderr):
