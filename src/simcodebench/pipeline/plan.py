@@ -24,8 +24,9 @@ SHORT_RUNTIME_MIN = 5
 """Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
 
 SAMPLES_PER_JOB = 20
-"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job (README, "What a
-job is, and why": on a cluster a job has seconds of fixed cost, which 20 short samples make small)."""
+"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job
+(docs/architecture.md, "What a job is, and why": on a cluster a job has seconds of fixed cost, which 20 short
+samples make small)."""
 
 SCORING_RUNTIME_MIN = 1
 """Minutes a batch asks per member beyond its runs, for scoring."""
