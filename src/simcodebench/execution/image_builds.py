@@ -1,16 +1,23 @@
-"""Building the solver environments' images (``make images``, ``simcodebench images build``) with spython.
+"""Building the solver environments' images (``make images``, ``simcodebench images build``).
 
 An image is built into a hidden partial file beside its target and renamed only once Apptainer has run its
 ``%test`` (the environment's smoke check) and its version label matches this installation's recipe, so a
-``<env>.sif`` that exists is finished. Root builds directly; another user builds with ``--fakeroot`` (which needs
-an entry in /etc/subuid). The Debian mirror is this machine's own (its apt sources) unless one is given.
+``<env>.sif`` that exists is finished. Root builds directly where it holds every capability; another user, or a
+root whose capability bounding set is reduced (some virtual machines and containers: Apptainer's build then
+aborts asking for a capability it cannot have), builds with ``--fakeroot``, which needs the user's entry in
+/etc/subuid and /etc/subgid. The Debian mirror is this machine's own (its apt sources) unless one is given.
+``apptainer build`` is run directly, its output streamed: spython's ``build`` (0.3.14) holds the output back
+until the end, prints it twice and returns no exit status.
 """
 
 from __future__ import annotations
 
 import os
+import pwd
 import re
 import shutil
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +35,8 @@ from simcodebench.execution.images import (
 
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 APT_SOURCES = (Path("/etc/apt/sources.list.d/debian.sources"), Path("/etc/apt/sources.list"))
+CA_MOUNT = "/mnt"
+"""Where the host's CA bundle's folder is bound during a build (an empty folder of every Debian image)."""
 
 
 @dataclass(frozen=True)
@@ -59,12 +68,56 @@ def host_mirror() -> str:
     return DEFAULT_MIRROR
 
 
-def build_options(mirror: str) -> list[str]:
-    """``apptainer build`` options: the mirror as a build argument, ``--fakeroot`` for a user who is not root."""
+def full_capabilities() -> bool:
+    """Whether this process may hold every capability the kernel has (its bounding set is complete)."""
+    try:
+        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+        status = Path("/proc/self/status").read_text()
+    except (OSError, ValueError):
+        return True
+    bounding = re.search(r"^CapBnd:\s*([0-9a-f]+)", status, re.MULTILINE)
+    return bounding is None or int(bounding.group(1), 16) == (1 << (last + 1)) - 1
+
+
+def needs_fakeroot() -> bool:
+    """A user who is not root, or a root without every capability, builds with ``--fakeroot``."""
+    return os.geteuid() != 0 or not full_capabilities()
+
+
+def host_ca_bundle() -> Path | None:
+    """The CA bundle this machine's pip trusts when it names one (``PIP_CERT``, ``REQUESTS_CA_BUNDLE``,
+    ``SSL_CERT_FILE`` or pip's ``global.cert``): a site behind a TLS-intercepting proxy needs it in the build."""
+    named = [os.environ.get(v) for v in ("PIP_CERT", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE")]
+    if not any(named):
+        found = subprocess.run(
+            [sys.executable, "-m", "pip", "config", "get", "global.cert"], capture_output=True, text=True
+        )
+        named.append(found.stdout.strip() if found.returncode == 0 else None)
+    return next((Path(n).resolve() for n in named if n and Path(n).is_file()), None)
+
+
+def build_options(mirror: str, definition: str) -> list[str]:
+    """``apptainer build`` options: the mirror as a build argument; the host's CA bundle bound read-only for the
+    build alone (``pip_cert``, where the definition takes it); ``--fakeroot`` where needed."""
     options = ["--build-arg", f"mirror={mirror}"]
-    if os.geteuid() != 0:
+    bundle = host_ca_bundle()
+    if bundle is not None and "{{ pip_cert }}" in definition:
+        options += ["--bind", f"{bundle.parent}:{CA_MOUNT}:ro", "--build-arg", f"pip_cert={CA_MOUNT}/{bundle.name}"]
+    if needs_fakeroot():
         options.append("--fakeroot")
     return options
+
+
+def _check_subordinate_ids() -> None:
+    """A fakeroot build maps the user to subordinate ids: say how to get them where there are none."""
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    for table in (Path("/etc/subuid"), Path("/etc/subgid")):
+        entries = table.read_text().splitlines() if table.is_file() else []
+        if not any(line.split(":")[0] in (user, str(os.geteuid())) for line in entries):
+            raise InfrastructureError(
+                f"building images here needs --fakeroot, and {table} has no entry for {user}; as root run: "
+                f"usermod --add-subuids 1000000-1065535 --add-subgids 1000000-1065535 {user}"
+            )
 
 
 def build_image(environment: str, out_dir: Path, mirror: str | None = None) -> BuiltImage:
@@ -73,26 +126,19 @@ def build_image(environment: str, out_dir: Path, mirror: str | None = None) -> B
     if not definition.is_file():
         choices = f"use one of {buildable_environments()}"
         raise InputError(definition, "environment", f"no definition for '{environment}'", choices)
-    if shutil.which("apptainer") is None:
+    executable = shutil.which("apptainer")
+    if executable is None:
         raise InfrastructureError("apptainer is not on PATH: install it (or module load apptainer) to build images")
-    from spython.main import Client
-
+    if needs_fakeroot():
+        _check_subordinate_ids()
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{environment}.sif"
     partial = out_dir / f".{environment}.sif.partial"
     partial.unlink(missing_ok=True)
     started = time.perf_counter()
-    result = Client.build(
-        recipe=str(definition),
-        image=str(partial),
-        sudo=False,
-        options=build_options(mirror or host_mirror()),
-        force=True,
-        return_result=True,
-        quiet=False,
-    )
+    options = build_options(mirror or host_mirror(), definition.read_text())
+    code = subprocess.run([executable, "build", "--force", *options, str(partial), str(definition)]).returncode
     seconds = time.perf_counter() - started
-    code = result.get("return_code") if isinstance(result, dict) else None
     if code != 0 or not partial.is_file():
         partial.unlink(missing_ok=True)
         raise InfrastructureError(f"apptainer build of {definition} failed (exit {code}); its output is above")
