@@ -11,6 +11,9 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +31,7 @@ pytestmark = pytest.mark.slow
 PROBE = """
 import json, os, socket
 report = {"cwd": os.getcwd(), "interfaces": [name for _, name in socket.if_nameindex()], "env": dict(os.environ)}
-for name, path in {"repo": REPO, "home": HOME, "hidden": HIDDEN, "shadow": "/etc/shadow"}.items():
+for name, path in {"repo": REPO, "home": HOME_CANARY, "hidden": HIDDEN, "munge": "/etc/munge"}.items():
     report[name] = os.path.exists(path)
 sock = socket.socket()
 sock.settimeout(2)
@@ -53,9 +56,11 @@ def folder() -> Path:
     return images_folder("python")
 
 
-def _probe_request(run_dir: Path, hidden: Path, port: int) -> RunRequest:
+def _probe_request(run_dir: Path, hidden: Path, port: int, home_canary: Path) -> RunRequest:
+    """The probe, with the host paths it must not find: the repository, a file in the host's $HOME, a hidden file
+    (the image has its own /root and /etc; the host's never appear)."""
     run_dir.mkdir(parents=True)
-    header = f"REPO, HOME, HIDDEN, PORT = {str(REPO)!r}, {str(Path.home())!r}, {str(hidden)!r}, {port}\n"
+    header = f"REPO, HOME_CANARY, HIDDEN, PORT = {str(REPO)!r}, {str(home_canary)!r}, {str(hidden)!r}, {port}\n"
     (run_dir / "probe.py").write_text(header + PROBE)
     return RunRequest(command=["python", "probe.py"], run_dir=run_dir, wall_s=120.0, mem_mb=2048, cpus=2)
 
@@ -77,18 +82,27 @@ def test_image_carries_its_version_hash_and_runs_record_it(folder, tmp_path):
     assert record["current"] is True and len(str(record["sha256"])) == 64
 
 
-def test_a_run_sees_only_its_folder_and_loopback_as_root(folder, tmp_path, monkeypatch):
+@pytest.fixture
+def home_canary() -> Iterator[Path]:
+    """A file in the host's $HOME, removed afterwards."""
+    canary = Path.home() / f".simcodebench-canary-{os.getpid()}"
+    canary.write_text("host home")
+    yield canary
+    canary.unlink()
+
+
+def test_a_run_sees_only_its_folder_and_loopback_as_root(folder, tmp_path, monkeypatch, home_canary):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-apptainer-canary")
     hidden = tmp_path / "hidden.json"
     hidden.write_text("{}")
     with socket.create_server(("127.0.0.1", 0)) as listener:
-        request = _probe_request(tmp_path / "run", hidden, listener.getsockname()[1])
+        request = _probe_request(tmp_path / "run", hidden, listener.getsockname()[1], home_canary)
         result = run(request, "apptainer", str(folder / "python.sif"))
     assert result.status == "ok", (tmp_path / "run" / "stderr.txt").read_text()
     report = json.loads((tmp_path / "run" / "report.json").read_text())
     assert report["cwd"] == "/work" and report["interfaces"] == ["lo"]
     assert report["loopback"] != "connected"
-    assert not any(report[k] for k in ("repo", "home", "hidden", "shadow"))
+    assert not any(report[k] for k in ("repo", "home", "hidden", "munge"))
     assert report["wrote_run"] and not report["wrote_usr"] and report["wrote_tmp"]
     assert not Path("/tmp/scb-apptainer-private").exists()
     assert "sk-apptainer-canary" not in json.dumps(report["env"])
@@ -110,32 +124,43 @@ def test_limits_hold_inside_the_image(folder, tmp_path):
     assert loop.status == "timeout"
 
 
-def test_a_user_without_fuse_runs_a_sandbox_folder(folder, tmp_path, monkeypatch):
-    """As root the image is converted as a user would find it (FUSE closed), then run by ``nobody``."""
+CONVERT = """
+import sys
+from simcodebench.execution import images
+print(images.fuse_usable(), images.runnable_image(sys.argv[1]))
+"""
+
+
+def test_a_user_without_fuse_runs_a_sandbox_folder(folder, home_canary):
+    """The user ``nobody`` (no /dev/fuse here) gets the image converted once into a sandbox folder, and runs it."""
     if os.geteuid() != 0:
-        pytest.skip("turning into another user needs root; the sandbox folder path is what this user runs anyway")
-    sif = tmp_path / "python.sif"
-    shutil.copy2(folder / "python.sif", sif)
-    monkeypatch.setattr(images, "fuse_usable", lambda: False)
-    sandbox = Path(images.runnable_image(str(sif)))
-    assert sandbox == tmp_path / "python.sandbox" and (sandbox / "opt" / "env" / "bin" / "python").exists()
-    assert images.runnable_image(str(sif)) == str(sandbox)  # converted once
-    assert images.image_digest(sandbox) == images.image_digest(sif)
+        pytest.skip("turning into another user needs root (this user's own runs take the same path)")
     nobody = pwd.getpwnam("nobody")
-    run_dir = tmp_path / "run"
-    request = _probe_request(run_dir, tmp_path / "absent", 9)
-    os.chown(run_dir, nobody.pw_uid, nobody.pw_gid)
-    os.chown(run_dir / "probe.py", nobody.pw_uid, nobody.pw_gid)
-    tmp_path.chmod(0o755)
-    argv = apptainer_command(request, str(sandbox), gpu=False, executable=shutil.which("apptainer"))
-    as_user = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *argv]
-    done = subprocess.run(
-        as_user, cwd=run_dir, capture_output=True, text=True, timeout=300, env={"PATH": os.environ["PATH"]}
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads((run_dir / "report.json").read_text())
-    assert report["cwd"] == "/work" and report["interfaces"] == ["lo"] and report["wrote_run"]
-    assert not report["repo"] and not report["wrote_usr"]
+    shared = Path(tempfile.mkdtemp(prefix="simcodebench-nobody-"))
+    try:
+        shared.chmod(0o777)
+        sif = shared / "python.sif"
+        shutil.copy2(folder / "python.sif", sif)
+        sif.chmod(0o644)
+        become = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
+        env = {"PATH": os.environ["PATH"], "HOME": str(shared), "PYTHONPATH": str(REPO / "src")}
+        convert = [*become, sys.executable, "-c", CONVERT, str(sif)]
+        for _ in range(2):  # converted once, then found
+            done = subprocess.run(convert, capture_output=True, text=True, timeout=600, env=env, cwd=shared)
+            assert done.returncode == 0, done.stderr[-3000:]
+            assert done.stdout.split() == ["False", str(shared / "python.sandbox")]
+        assert images.image_digest(shared / "python.sandbox") == images.image_digest(sif)
+        run_dir = shared / "run"
+        request = _probe_request(run_dir, shared / "absent", 9, home_canary)
+        run_dir.chmod(0o777)
+        argv = apptainer_command(request, str(shared / "python.sandbox"), gpu=False, executable="apptainer")
+        done = subprocess.run([*become, *argv], cwd=run_dir, capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        report = json.loads((run_dir / "report.json").read_text())
+        assert report["cwd"] == "/work" and report["interfaces"] == ["lo"] and report["wrote_run"]
+        assert not any(report[k] for k in ("repo", "home", "munge")) and not report["wrote_usr"]
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 CASES = {"re4": ["hilbert", "sod"], "cfd-code": ["1D_Diffusion"]}
