@@ -10,14 +10,28 @@ import fcntl
 import hashlib
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from simcodebench.execution.image_builds import build_image
+from simcodebench.execution.image_builds import build_image, needs_fakeroot
 from simcodebench.execution.images import definition_path
 
 APPTAINER_MISSING = "apptainer is not installed here (the apptainer runtime's tests need it)"
+
+
+def provision() -> str | None:
+    """Give root the subordinate ids that its ``--fakeroot`` builds need where its capabilities are reduced
+    (``image_builds``); None when done or nothing is needed (no apptainer: its tests skip), else why not."""
+    if shutil.which("apptainer") is None or not needs_fakeroot() or os.geteuid() != 0:
+        return None
+    if any(line.startswith("root:") for line in Path("/etc/subuid").read_text().splitlines()):
+        return None
+    ids = "1000000-1065535"
+    command = ["usermod", "--add-subuids", ids, "--add-subgids", ids, "root"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    return None if done.returncode == 0 else f"usermod could not give root subordinate ids: {done.stderr.strip()}"
 
 
 def require_apptainer() -> str:
