@@ -35,6 +35,9 @@ EXPECTED = {
     "loop": {"timeout": "F-Timeout"},
     "flood": {"ok": "F-Missing", "timeout": "F-Timeout"},
 }
+KILLED_ITS_OWN_INIT = {"kill_parent": ({"killed": "F-Exec"}, "sent SIGKILL to 1")}
+"""Under apptainer the program is not the first process of its PID namespace (Apptainer's init is): killing PID 1
+kills its own container, and nothing of the host (the run is recorded as killed, F-Exec)."""
 EVIDENCE = {  # what each attack's stdout shows it did try
     "network": "no connection",
     "read_relative": "denied",
@@ -139,11 +142,13 @@ def test_attacks_are_contained(tmp_path, runtime, listener):
         run_dir = runs / str(sample) / "0" / "run"
         record = json.loads((run_dir / "run.json").read_text())
         stdout = (run_dir / "stdout.txt").read_text(errors="replace")
-        expected = EXPECTED.get(name, {"ok": "F-Missing"})
+        expected, evidence = EXPECTED.get(name, {"ok": "F-Missing"}), EVIDENCE[name]
+        if name_of_runtime == "apptainer" and name in KILLED_ITS_OWN_INIT:
+            expected, evidence = KILLED_ITS_OWN_INIT[name]
         assert record["runtime"] == name_of_runtime
         assert record["status"] in expected, (name, record)
         assert score["failure_class"] == expected[record["status"]], (name, score["failure_class"])
-        assert EVIDENCE[name] in stdout, (name, stdout[-2000:])
+        assert evidence in stdout, (name, stdout[-2000:])
         for success in ("LEAK", "CONNECTED", "ALLOCATED", "REMOVED"):
             assert success not in stdout, (name, success)
         assert not list(run_dir.glob("scb-pwned-from-*")), name  # no other run wrote here

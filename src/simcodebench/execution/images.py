@@ -185,7 +185,7 @@ def image_digest(image: Path) -> str:
             hasher.update(chunk)
     digest = hasher.hexdigest()
     with contextlib.suppress(OSError):  # a read-only shared folder: computed again next time
-        atomic_write_text(sidecar, f"{digest} {key}\n")
+        atomic_write_text(sidecar, f"{digest} {key}\n", mode=0o644)
     return digest
 
 
