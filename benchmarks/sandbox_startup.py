@@ -15,6 +15,7 @@ import os
 import pwd
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from dataclasses import replace
@@ -23,7 +24,6 @@ from pathlib import Path
 from _common import machine
 
 from simcodebench.execution.environments import get_environment
-from simcodebench.execution.images import sandbox_folder
 from simcodebench.execution.runtime import RunRequest, run
 from simcodebench.execution.runtime.bwrap import bwrap_available
 
@@ -41,8 +41,20 @@ def _runtimes(images: Path | None) -> dict[str, tuple[str, str | None, tuple[str
         if os.geteuid() == 0:
             nobody = pwd.getpwnam("nobody")
             become = ("setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups")
-            columns["apptainer (nobody, sandbox folder)"] = ("apptainer", str(sandbox_folder(sif)), become)
+            columns["apptainer (nobody, sandbox folder)"] = ("apptainer", str(_as_nobody_sandbox(sif, become)), become)
     return columns
+
+
+def _as_nobody_sandbox(sif: Path, become: tuple[str, ...]) -> Path:
+    """The sandbox folder ``nobody`` converts ``sif`` into (as a user without FUSE does, once)."""
+    folder = Path(tempfile.mkdtemp(prefix="simcodebench-startup-"))
+    folder.chmod(0o777)
+    shutil.copy2(sif, folder / "python.sif")
+    (folder / "python.sif").chmod(0o644)
+    target = folder / "python.sandbox"
+    command = [*become, "apptainer", "build", "--sandbox", str(target), str(folder / "python.sif")]
+    subprocess.run(command, check=True, capture_output=True, env={"PATH": os.environ["PATH"], "HOME": str(folder)})
+    return target
 
 
 def main(repeats: int = 20, images: str | None = None) -> None:
