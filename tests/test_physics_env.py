@@ -17,8 +17,9 @@ from simcodebench.execution.environments import environment_specs, setup_environ
 from simcodebench.suites.physics import runner
 from simcodebench.suites.physics.plugin import GENESIS
 
-X11_LIBRARIES = ("libX11.so.6", "libXrender.so.1", "libXext.so.6", "libXi.so.6", "libXxf86vm.so.1")
-"""What pyglet loads for its X11 windows; the test makes each unloadable (an empty file found first)."""
+MISSING_LIBRARY = "libXrender.so.1"
+"""The X11 library the GPU node's image lacked (pyglet loads it for its windows; an empty file found first makes
+it unloadable). libX11 itself is a link-time dependency of pygel3d, which Genesis imports, so it must exist."""
 
 
 def test_genesis_conda_file_follows_the_local_recipe_and_the_image_is_cuda():
@@ -35,15 +36,14 @@ def test_genesis_conda_file_follows_the_local_recipe_and_the_image_is_cuda():
 
 
 def _import_genesis(tmp_path: Path, prelude: str) -> subprocess.CompletedProcess:
-    """``import genesis`` in the genesis environment with the X11 libraries unloadable and no display."""
+    """``import genesis`` in the genesis environment with libXrender unloadable and no display."""
     try:
         env = setup_environment("genesis")
     except (InfrastructureError, OSError, subprocess.CalledProcessError) as exc:
         require_or_skip("genesis", f"the genesis environment cannot be provisioned: {exc}")
     broken = tmp_path / "no-x11"
     broken.mkdir(exist_ok=True)
-    for name in X11_LIBRARIES:
-        (broken / name).write_bytes(b"")
+    (broken / MISSING_LIBRARY).write_bytes(b"")
     variables = {
         "PATH": f"{env.bin_dir}:/usr/bin:/bin",
         "HOME": str(tmp_path),
@@ -65,5 +65,6 @@ def test_genesis_imports_without_x11_once_the_runner_goes_headless(tmp_path):
     assert headless.returncode == 0 and "imported genesis" in headless.stdout, headless.stderr[-3000:]
     without = _import_genesis(tmp_path, "")  # the failure the runner prevents (seen on a GPU node's image)
     assert without.returncode != 0 and "imported genesis" not in without.stdout
-    assert any(name.split(".so")[0] in without.stderr for name in X11_LIBRARIES), without.stderr[-3000:]
+    output = without.stdout + without.stderr  # Genesis reports the import's failure on stdout
+    assert "XRenderFindVisualFormat" in output, output[-3000:]  # pyglet's X11 path, as seen on the GPU node
     assert os.environ.get("PYGLET_HEADLESS") is None  # nothing of this test leaked into the harness
