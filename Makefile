@@ -9,6 +9,10 @@ SNAKE_ARGS ?=
 # CONFIG replaces the default config whole (agents included), as `simcodebench targets` reads it
 CONFIG_FILE := $(if $(CONFIG),--configfile $(CONFIG),)
 CONFIG_ARG := $(if $(CONFIG),$(CONFIG_FILE) --replace-workflow-config,)
+# An apptainer installed under its own prefix (a source build's default, /opt/apptainer) is found too, after PATH;
+# without apptainer the apptainer tests skip, naming it, and `runtime: auto` uses bubblewrap.
+APPTAINER_PREFIX ?= /opt/apptainer
+export PATH := $(PATH)$(if $(wildcard $(APPTAINER_PREFIX)/bin/apptainer),:$(APPTAINER_PREFIX)/bin,)
 
 .PHONY: run test test-deps venv llm-server envs lint format calibrate rerun report clean pdeagent-bench re4-keyhole
 
@@ -75,17 +79,17 @@ genesis-libs:
 	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $(GENESIS_LIBS); \
 	  else echo "Genesis renders headless through EGL: install $(GENESIS_LIBS)"; fi; }
 
-## make images: build containers/<env>.sif from containers/<env>.def, where apptainer exists.
-IMAGES := $(patsubst %.def,%.sif,$(wildcard containers/*.def))
-ifeq ($(shell command -v apptainer 2>/dev/null),)
-images:
-	@echo "apptainer is not installed here: no image built (runtime auto uses bwrap, else local)"
-else
-images: $(IMAGES)
-endif
+## make images [IMAGES_DIR=containers]: one Apptainer image per solver environment, <env>.sif from
+## containers/<env>.def (Debian by debootstrap plus the pinned PyPI wheels: no Docker registry), each one's %test
+## run; `runtime: apptainer` and `auto` find them there by default (docs/cluster.md). Needs apptainer on PATH.
+IMAGES_DIR ?= containers
+IMAGE_FILES := $(patsubst containers/%.def,$(IMAGES_DIR)/%.sif,$(wildcard containers/*.def))
+images: venv
+	@command -v apptainer >/dev/null || { echo "make images: apptainer is not on PATH (install it, or module load apptainer)"; exit 2; }
+	@$(MAKE) --no-print-directory $(IMAGE_FILES)
 
-containers/%.sif: containers/%.def
-	apptainer build --force $@ $<
+$(IMAGES_DIR)/%.sif: containers/%.def
+	$(BIN)/simcodebench images build $* --out $(IMAGES_DIR)
 
 ## make run: the embedded default (the re4 suite: oracle, mutants and SmolLM2 served locally), then the HTML report.
 run: python-env dolfinx-env llm-server

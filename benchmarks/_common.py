@@ -41,6 +41,6 @@ def snakemake(work: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def machine() -> str:
-    """One line naming the machine and the date, for BENCHMARKS.md."""
+    """One line naming the machine and the date, for an entry of benchmarks/results/."""
     info = machine_fingerprint()
     return f"{info['cpu']}, {info['cores']} cores, {info['mem_gib']} GiB, Python {info['python']}, {date.today()}"

@@ -3,8 +3,8 @@
 A replay agent (an empty replay file: every reply is "no response") with 1,250 samples x 4 attempts on 4 re4
 cases (the suite's first four: it has 8 now) gives 20,000 sample-attempts (105,010 jobs today). Time and peak
 RSS of the snakemake process are measured for the whole plan and for its first tenth (``--batch
-aggregate=1/10``, how a sweep this large is run: see the README). ``benchmarks/snakemake_floor.py`` gives stock
-Snakemake's own cost for the same number of jobs.
+aggregate=1/10``, how a sweep this large is run: see docs/running.md, "Very large sweeps").
+``benchmarks/snakemake_floor.py`` gives stock Snakemake's own cost for the same number of jobs.
 
 ``benchmarks/harness_cost.py`` (issue 18's before/after) reuses this config and times the whole plan with the
 floor beside it, each process's own peak RSS (here the peak is cumulative over the runs).

@@ -2,7 +2,7 @@
 
 Imports ``../shared/upstream/pdeagent-bench/benchmark_v2.jsonl`` into a scratch suite, draws PER_FAMILY records
 of each of the 11 families (seeded), runs ``snakemake calibrate`` (reference, warm-up, k timed oracle runs) and
-then the oracle through every gate, and prints the BENCHMARKS.md section: the e_base distribution beside the
+then the oracle through every gate, and prints the benchmarks/results/fem.md section: the e_base distribution beside the
 paper's Table 7 (median 2.3e-4), the records our oracles fail on or drop and why, the CV of the timed runs, the
 pass rate of the oracle on the calibrated records and the core-hours. A failed job's reason is the last line of
 its log (``results/logs/reference|calibration/...``).

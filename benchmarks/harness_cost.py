@@ -1,4 +1,5 @@
-"""The harness's cluster-scale cost (issue 18), in one run: what BENCHMARKS.md's before/after table needs.
+"""The harness's cluster-scale cost (issue 18), in one run: what the before/after table of
+benchmarks/results/cluster.md needs.
 
 1. Jobs per sample-attempt: ``snakemake -n --quiet rules`` on the smoke config of ``tests/test_slurm.py``; the
    jobs of every rule but the shared ones (references, calibrations, aggregate, the target rules), divided by
@@ -16,7 +17,8 @@
 
 The workflow is recognised by its rule names (``ask``/``evaluate``: one local job and one batch job per
 sample-attempt; ``execute``/``score``/``finalize``: one job per step), so the same script measures before and
-after. It prints progress, then a markdown block for BENCHMARKS.md (machine, date, load average, git commit).
+after. It prints progress, then a markdown block for benchmarks/results/cluster.md (machine, date, load average,
+git commit).
 This supersedes the SLURM per-sample numbers of ``slurm_grouping.py`` and the whole-plan line of
 ``dryrun_scale.py`` for issue 18; both still run on their own.
 
@@ -228,7 +230,7 @@ def load() -> str:
 
 
 def report(found: dict, loads: list[str]) -> str:
-    """The markdown block for BENCHMARKS.md."""
+    """The markdown block for benchmarks/results/cluster.md."""
     lines = [
         f"Machine: {machine()}; {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; workflow at commit {commit()}; "
         f"load average (1/5/15 min) at start {loads[0]}, at end {loads[-1]}.",

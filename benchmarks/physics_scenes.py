@@ -6,7 +6,8 @@ end of the build to the end of the script, less render s), render s (in the came
 encoding each frame, closing the file), total s (the whole script), the
 worker's peak RSS so far (a high-water mark: the largest scene run up to then sets it), the checks passed and,
 with ``--mutants``, how many mutants landed in their declared class (each mutant is one more script run).
-Prints a markdown table for BENCHMARKS.md and exits non-zero when an oracle fails a check or a mutant misses.
+Prints a markdown table for benchmarks/results/physics.md and exits non-zero when an oracle fails a check or a
+mutant misses.
 
 ``--fresh`` starts a new worker per case (import s is then that case's own import of Genesis) with the
 environment's kernel cache, as a job does after the first run (warm cache); ``--cold`` does the same with an

@@ -4,7 +4,9 @@ environments, upstream data. An environment that cannot be provisioned fails its
 
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from missing import allowed_missing, require_or_skip
 from shared_cache import end_session, start_session
 
 from simcodebench.execution.environments import setup_environment
+from simcodebench.execution.images import IMAGES_VARIABLE
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
@@ -28,6 +31,9 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SHARED_FOLDER] = start_session()
+    # Images built in the checkout (make images) would turn `runtime: auto` into apptainer; the suite chooses its
+    # runtimes itself (tests/apptainer_images.py gives the apptainer tests theirs).
+    os.environ[IMAGES_VARIABLE] = str(Path(tempfile.gettempdir()) / "simcodebench-tests-no-images")
 
 
 HEAVIEST_FIRST = (

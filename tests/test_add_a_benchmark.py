@@ -1,6 +1,6 @@
 """Adding a benchmark touches only its own folders: a toy suite (its cases in a temporary folder, its plugin in a
 temporary module that a config names) runs through the real pipeline with the oracle and one mutant, and the
-package is not edited. The README's "Add a benchmark" section is this test in prose."""
+package is not edited. docs/adding-a-benchmark.md is this test in prose."""
 
 from __future__ import annotations
 

@@ -107,7 +107,8 @@ def _centred_convection(nodes: int = 100, steps: int = 500) -> np.ndarray:
 
 
 def test_the_linear_convection_gap_is_the_upstream_array_not_the_grid() -> None:
-    """README, "Where a replayed generation's bin differs": the gap is upstream's over-damped array."""
+    """cases/cfd-code/README.md, "Where a replayed generation's bin differs": the gap is upstream's over-damped
+    array."""
     sample = _centred_convection()
     exact_101 = linear_convection_1d(101).fields["u"]
     assert metric.legacy_nmse(exact_101, sample) == pytest.approx(0.0563, abs=5e-4)  # bin 1 here

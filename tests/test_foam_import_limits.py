@@ -15,7 +15,7 @@ from simcodebench.suites.foam import case_size
 from simcodebench.suites.foam.limits import family_runs, limits_for
 from simcodebench.suites.foam.scorer import reference_case
 
-# cells as OpenFOAM's runs of our cases count them (cases/foam/README.md, BENCHMARKS.md "foam references")
+# cells as OpenFOAM's runs of our cases count them (cases/foam/README.md; benchmarks/results/foam.md, "foam references")
 CELLS = {
     "cavity": 400,
     "cylinder": 2000,

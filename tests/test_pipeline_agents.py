@@ -61,7 +61,7 @@ def test_openai_agent_is_asked_once_and_cached(tmp_path, python_env):
 
 
 def test_batches_of_a_large_sweep_ask_each_sample_once_and_the_last_summarises_all(tmp_path, python_env):
-    """README "Very large sweeps": ``--batch aggregate=i/n`` plans and runs part of the samples, without the
+    """docs/running.md, "Very large sweeps": ``--batch aggregate=i/n`` plans and runs part of the samples, without the
     summary; the last batch runs its own part, asks nothing already asked and summarises every sample."""
     with OpenAIServer(responder=lambda request: _oracle_reply("hilbert")) as server:
         agent = _openai_agent(server.url, 4)

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import logging
-import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from simcodebench.core.errors import InfrastructureError, InputError
 from simcodebench.execution import runtime
-from simcodebench.execution.runtime import RunRequest, apptainer, bwrap, resolve_runtime, run
-from simcodebench.execution.runtime.apptainer import (
-    apptainer_command,
-    container_environment,
-    image_present,
-    resolve_image,
-)
+from simcodebench.execution.images import image_present, image_table
+from simcodebench.execution.runtime import RunRequest, apptainer, bwrap, resolve_runtime
+from simcodebench.execution.runtime.apptainer import apptainer_command, container_environment
 from simcodebench.pipeline.plan import Plan
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _request(tmp_path: Path, **fields) -> RunRequest:
@@ -38,7 +34,8 @@ def test_command_contains_the_process_and_runs_in_work(tmp_path):
     assert _options(argv, "--bind") == [f"{(tmp_path / 'run').resolve()}:/work"]
     assert _options(argv, "--pwd") == ["/work"]
     assert "--nv" not in argv
-    assert argv[image_at + 1 :] == ["prlimit", f"--as={2048 * 1024 * 1024}", "--core=0", "--", "python", "solver.py"]
+    limits = ["prlimit", f"--as={2048 * 1024 * 1024}", "--core=0", "--nproc=1024", "--"]
+    assert argv[image_at + 1 :] == [*limits, "python", "solver.py"]
 
 
 def test_environment_inside_points_at_work_and_pins_threads(tmp_path, monkeypatch):
@@ -66,10 +63,16 @@ def test_gpu_runs_get_nv_and_their_devices(tmp_path, monkeypatch):
     assert "CUDA_VISIBLE_DEVICES" not in container_environment(request, gpu=False)
 
 
-def test_images_resolve_against_the_working_directory(tmp_path):
-    assert resolve_image("docker://python:3.11.7-slim-bookworm") == "docker://python:3.11.7-slim-bookworm"
-    assert resolve_image("containers/python.sif", tmp_path) == str(tmp_path / "containers" / "python.sif")
-    assert resolve_image("/abs/x.sif", tmp_path) == "/abs/x.sif"
+def test_images_resolve_against_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv("SIMCODEBENCH_IMAGES", raising=False)
+    configured = {"python": "docker://python:3.11.7-slim-bookworm", "dolfinx": "images/dolfinx.sif"}
+    table = image_table(configured, {"python", "dolfinx", "fea"}, tmp_path)
+    assert table["python"] == "docker://python:3.11.7-slim-bookworm"
+    assert table["dolfinx"] == str(tmp_path / "images" / "dolfinx.sif")
+    assert table["fea"] == str(REPO / "containers" / "fea.sif")  # not configured: the checkout's default
+    assert image_table("/shared/images", {"python"}, tmp_path) == {"python": "/shared/images/python.sif"}
+    monkeypatch.setenv("SIMCODEBENCH_IMAGES", str(tmp_path / "site"))
+    assert image_table(None, {"python"}, tmp_path) == {"python": str(tmp_path / "site" / "python.sif")}
     assert image_present("docker://python:3.11.7-slim-bookworm")
     assert not image_present(str(tmp_path / "missing.sif"))
 
@@ -107,13 +110,14 @@ def test_auto_falls_back_to_bwrap_and_says_why(available, caplog, apptainer_on_p
     assert why in caplog.text
 
 
-def test_auto_falls_back_to_local_with_a_warning(available, caplog):
+def test_auto_never_falls_back_to_running_unconfined(available, caplog):
     available(apptainer_on_path=False, bwrap_works=False)
-    assert resolve_runtime("auto", "python", {}) == "local"
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warnings) == 1 and "UNCONFINED" in warnings[0].getMessage()
-    resolve_runtime("auto", "python", {})  # said once, not once per job
-    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+    with pytest.raises(InfrastructureError) as refused:
+        resolve_runtime("auto", "python", {})
+    message = str(refused.value)
+    assert "\n" not in message and "runtime: local" in message and "bubblewrap" in message
+    assert "make images" in message
+    assert "UNCONFINED" not in caplog.text  # nothing ran
 
 
 def test_configured_local_warns_too(available, caplog):
@@ -135,24 +139,21 @@ def test_configured_runtimes_that_cannot_work_are_refused(available):
         resolve_runtime("docker", "python", {})
 
 
-@pytest.mark.skipif(shutil.which("apptainer") is None, reason="apptainer not installed")
-def test_apptainer_really_runs_a_program(tmp_path):
-    run_dir = tmp_path / "run"
-    run_dir.mkdir()
-    (run_dir / "solver.py").write_text("import os\nopen('out.txt', 'w').write(os.getcwd())\n")
-    image = f"docker://python:{sys.version_info.major}.{sys.version_info.minor}-slim-bookworm"
-    result = run(_request(tmp_path, wall_s=600.0), "apptainer", image)
-    assert result.status == "ok", (run_dir / "stderr.txt").read_text()
-    assert (run_dir / "out.txt").read_text() == "/work"
-
-
-def test_plan_needs_an_image_per_environment_for_apptainer(tmp_path, monkeypatch):
+def test_plan_finds_the_images_by_default_and_names_the_fix_when_absent(tmp_path, monkeypatch):
     config = {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": {"o": {"backend": "oracle"}}}
-    with pytest.raises(InputError, match=r"field 'images.python'.*make images"):
+    monkeypatch.setenv("SIMCODEBENCH_IMAGES", str(tmp_path / "images"))
+    with pytest.raises(InputError, match=r"field 'images'.*python.sif.*make images"):
         Plan.from_config({**config, "runtime": "apptainer"})
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "python.sif").write_bytes(b"")  # what make images leaves there
+    assert Plan.from_config({**config, "runtime": "apptainer"}).images == {
+        "python": str(tmp_path / "images/python.sif")
+    }
     monkeypatch.chdir(tmp_path)
-    plan = Plan.from_config({**config, "runtime": "apptainer", "images": {"python": "containers/python.sif"}})
-    assert plan.images == {"python": str(tmp_path / "containers" / "python.sif")}
+    with pytest.raises(InputError, match=r"field 'images.python'"):
+        Plan.from_config({**config, "runtime": "apptainer", "images": {"python": "elsewhere/python.sif"}})
+    plan = Plan.from_config({**config, "runtime": "apptainer", "images": "images"})
+    assert plan.images == {"python": str(tmp_path / "images" / "python.sif")}
 
 
 def test_mpi_launcher_stays_outside_the_image(tmp_path, monkeypatch):

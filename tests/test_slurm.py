@@ -106,6 +106,27 @@ def test_slurm_profile_reproduces_the_local_scores(smoke):
     }
 
 
+def test_slurm_with_apptainer_gives_the_local_verdicts(smoke, cluster, tmp_path):
+    """The smoke config with `runtime: apptainer` (and no images key) on the cluster: the verdicts of the local run
+    under bubblewrap, every sample run in the image."""
+    from apptainer_images import images_folder
+
+    from simcodebench.execution.images import IMAGES_VARIABLE
+
+    folder = images_folder("python")
+    local, _, _ = smoke
+    work = make_workdir(tmp_path, {**SMOKE, "runtime": "apptainer"}, wall_s=10.0)
+    command = [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(work)]
+    command += ["--profile", str(REPO / "slurm"), *STATUS_ARGS]
+    env = {**cluster.env, IMAGES_VARIABLE: str(folder)}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1200, env=env)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-6000:]}\n{cluster.logs()}"
+    a, b = (scores(w).sort_values(SAME[:4]).reset_index(drop=True) for w in (local, work))
+    assert a[SAME].equals(b[SAME]), a[SAME].compare(b[SAME])
+    assert np.allclose(a.error.astype(float), b.error.astype(float), rtol=1e-6, atol=0, equal_nan=True)
+    assert set(b.runtime.dropna()) == {"apptainer"}
+
+
 def _cancel_first_execution(cluster: SlurmCluster, cancelled: list[str], stop: threading.Event) -> None:
     """scancel the first evaluate job seen running, once."""
     while not stop.is_set():

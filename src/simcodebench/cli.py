@@ -14,6 +14,7 @@ from simcodebench.core.errors import InfrastructureError, InputError
 from simcodebench.core.project import cases_root
 from simcodebench.core.registry import plugins
 from simcodebench.execution.environments import environment_specs, setup_environment
+from simcodebench.execution.images import default_images_dir, image_provenance
 from simcodebench.report.commands import add_commands
 from simcodebench.run.eval_command import add_eval_command
 
@@ -33,6 +34,31 @@ def _cases_list(args: argparse.Namespace) -> int:
 def _env_setup(args: argparse.Namespace) -> int:
     env = setup_environment(args.name, force=args.force)
     print(f"environment '{args.name}' ready at {env.prefix}")
+    return 0
+
+
+def _images_build(args: argparse.Namespace) -> int:
+    from simcodebench.execution.image_builds import build_image, buildable_environments
+
+    out = Path(args.out) if args.out else default_images_dir()
+    for name in args.names or buildable_environments():
+        built = build_image(name, out, args.mirror)
+        size, seconds = f"{built.size_mb:.0f} MiB", f"{built.seconds:.0f} s"
+        print(f"image '{name}': {built.path} ({size}, built in {seconds}, sha256 {built.sha256[:16]})")
+    return 0
+
+
+def _images_list(args: argparse.Namespace) -> int:
+    from simcodebench.execution.image_builds import buildable_environments
+
+    folder = Path(args.folder) if args.folder else default_images_dir()
+    for name in buildable_environments():
+        image = folder / f"{name}.sif"
+        state = image_provenance(str(image), environment_specs().get(name)) if image.is_file() else None
+        if state is None:
+            print(f"{name}\tmissing\t{image}")
+        else:
+            print(f"{name}\t{'current' if state['current'] else 'STALE'}\t{image}\tsha256 {state['sha256']}")
     return 0
 
 
@@ -90,6 +116,17 @@ def build_parser() -> argparse.ArgumentParser:
     setup.add_argument("name", choices=sorted(environment_specs()))
     setup.add_argument("--force", action="store_true", help="rebuild even when up to date")
     setup.set_defaults(func=_env_setup)
+
+    images = commands.add_parser("images", help="Apptainer images of the solver environments")
+    image_actions = images.add_subparsers(dest="action", required=True)
+    build = image_actions.add_parser("build", help="build <env>.sif from containers/<env>.def (make images)")
+    build.add_argument("names", nargs="*", help="environments (default: every containers/*.def)")
+    build.add_argument("--out", help="folder of the images (default: $SIMCODEBENCH_IMAGES, else containers/)")
+    build.add_argument("--mirror", help="Debian mirror to bootstrap from (default: this machine's apt mirror)")
+    build.set_defaults(func=_images_build)
+    listing_images = image_actions.add_parser("list", help="each environment's image: missing, current or stale")
+    listing_images.add_argument("--folder", help="folder of the images (default as for build --out)")
+    listing_images.set_defaults(func=_images_list)
 
     prompt = commands.add_parser("prompt", help="print the first-attempt prompt of SUITE/CASE")
     prompt.add_argument("case", help="suite/case, e.g. re4/sod")

@@ -1,5 +1,6 @@
-"""Hostile replies through the real pipeline (replay agent, runtime bwrap): every attack is contained, recorded
-with a clear status, the other samples carry on, and nothing outside the run directories changes."""
+"""Hostile replies through the real pipeline (replay agent; runtime bwrap, and apptainer in the image of
+``containers/python.def`` where apptainer exists): every attack is contained, recorded with a clear status, the
+other samples carry on, and nothing outside the run directories changes."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from apptainer_images import images_folder
 from attacks import BODIES, Targets, attack_source
 from pipeline import REPO, make_workdir, snakemake
 
+from simcodebench.execution.images import IMAGES_VARIABLE
 from simcodebench.execution.runtime.bwrap import bwrap_available
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not bwrap_available(), reason="bubblewrap unusable here")]
+pytestmark = pytest.mark.slow
 
 SECRETS = {"OPENAI_API_KEY": "sk-security-canary-4e1f9a", "SCB_TEST_TOKEN": "tok-security-canary-77c3d2"}
 CANARY = "hidden-case-canary-9d0b6e"
@@ -32,6 +35,9 @@ EXPECTED = {
     "loop": {"timeout": "F-Timeout"},
     "flood": {"ok": "F-Missing", "timeout": "F-Timeout"},
 }
+KILLED_ITS_OWN_INIT = {"kill_parent": ({"killed": "F-Exec"}, "sent SIGKILL to 1")}
+"""Under apptainer the program is not the first process of its PID namespace (Apptainer's init is): killing PID 1
+kills its own container, and nothing of the host (the run is recorded as killed, F-Exec)."""
 EVIDENCE = {  # what each attack's stdout shows it did try
     "network": "no connection",
     "read_relative": "denied",
@@ -80,14 +86,25 @@ def listener():
     server.close()
 
 
-def test_attacks_are_contained(tmp_path, python_env, listener):
+@pytest.fixture(params=["bwrap", "apptainer"])
+def runtime(request, python_env) -> tuple[str, dict[str, str]]:
+    """The runtime the attacks run under, and the environment that finds its images (apptainer: only that)."""
+    if request.param == "bwrap" and not bwrap_available():
+        pytest.skip("bubblewrap unusable here")
+    if request.param == "apptainer":
+        return "apptainer", {IMAGES_VARIABLE: str(images_folder("python"))}
+    return "bwrap", {}
+
+
+def test_attacks_are_contained(tmp_path, runtime, listener):
+    name_of_runtime, runtime_env = runtime
     marker_dir = tmp_path / "marker"
     marker_dir.mkdir()
     (marker_dir / "keep.txt").write_text("untouched")
     tag = f"{os.getpid() % 10000}"
     replies = tmp_path / "replies.jsonl"
     agent = {"backend": "replay", "file": str(replies), "samples": ORACLE_SAMPLE + 1}
-    config = {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "runtime": "bwrap", "agents": {"sec": agent}}
+    config = {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "runtime": name_of_runtime, "agents": {"sec": agent}}
     work = make_workdir(tmp_path, config, wall_s=WALL_S, floor_s=60.0)
     targets = Targets(
         work=work,
@@ -111,13 +128,13 @@ def test_attacks_are_contained(tmp_path, python_env, listener):
         )
     )
 
-    snakemake(work, "calibrate")  # references and thresholds first, so they can be checked for changes
+    snakemake(work, "calibrate", env=runtime_env)  # references and thresholds first, so they can be checked for changes
     produced_later = ("runs", "summary")  # what the attack run itself writes; run dirs are checked on their own
     results = [p for p in (work / "results").iterdir() if p.name not in produced_later]
     guarded = (work / "cases", work / "config", *results)
     before = _snapshot(*guarded, marker_dir)
 
-    snakemake(work, env=SECRETS)  # completes: every sample is scored
+    snakemake(work, env={**SECRETS, **runtime_env})  # completes: every sample is scored
 
     runs = work / "results" / "runs" / "sec" / "re4" / "hilbert"
     for sample, name in enumerate(ATTACKS):
@@ -125,11 +142,13 @@ def test_attacks_are_contained(tmp_path, python_env, listener):
         run_dir = runs / str(sample) / "0" / "run"
         record = json.loads((run_dir / "run.json").read_text())
         stdout = (run_dir / "stdout.txt").read_text(errors="replace")
-        expected = EXPECTED.get(name, {"ok": "F-Missing"})
-        assert record["runtime"] == "bwrap"
+        expected, evidence = EXPECTED.get(name, {"ok": "F-Missing"}), EVIDENCE[name]
+        if name_of_runtime == "apptainer" and name in KILLED_ITS_OWN_INIT:
+            expected, evidence = KILLED_ITS_OWN_INIT[name]
+        assert record["runtime"] == name_of_runtime
         assert record["status"] in expected, (name, record)
         assert score["failure_class"] == expected[record["status"]], (name, score["failure_class"])
-        assert EVIDENCE[name] in stdout, (name, stdout[-2000:])
+        assert evidence in stdout, (name, stdout[-2000:])
         for success in ("LEAK", "CONNECTED", "ALLOCATED", "REMOVED"):
             assert success not in stdout, (name, success)
         assert not list(run_dir.glob("scb-pwned-from-*")), name  # no other run wrote here

@@ -43,7 +43,9 @@ def paper_setting(suite: Suite, name: str | None = None) -> dict[str, Any]:
     path = suite.folder / "suite.yaml"
     protocol = suite.data.get("protocol")
     if protocol is None:
-        raise InputError(path, "protocol", "is missing", "declare the paper's settings (README.md, 'Paper protocols')")
+        raise InputError(
+            path, "protocol", "is missing", "declare the paper's settings (docs/evaluating.md, 'Paper protocols')"
+        )
     settings = protocol["settings"]
     chosen = name or protocol["default"]
     if chosen not in settings:

@@ -3,7 +3,7 @@
 A benchmark is a folder of cases (``cases/<suite>/``, whose ``suite.yaml`` names its plugin in ``plugin``) and one
 subclass of :class:`SuitePlugin`. The pipeline finds plugins by name (:mod:`simcodebench.core.registry`) and calls
 only the hooks below: :meth:`~SuitePlugin.generate_reference` and :meth:`~SuitePlugin.measure` are required,
-every other hook has a default that does nothing. README, "Add a benchmark", walks through one.
+every other hook has a default that does nothing. docs/adding-a-benchmark.md walks through one.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ limit (``build.wall_s``); its output goes to ``build_stdout.txt`` and ``build_st
 ``stdout.txt`` and ``stderr.txt`` when it fails, as the run's output). It is timed apart:
 the run's ``wall_s`` (the time gate) covers the program alone, and ``extra.compile_s`` records the build.
 A sample is compiled once: the built program is cached under ``.envs/<environment>-builds/<hash of the run
-directory's sources>``, so calibration repeats and infrastructure retries reuse it (``extra.compile_cached``).
+directory's sources and, in an image, the image>``, so calibration repeats and infrastructure retries reuse it
+(``extra.compile_cached``).
 A build that fails is the run's result (F-Exec: the code does not compile).
 """
 
@@ -22,9 +23,10 @@ from simcodebench.execution.environments import envs_root
 from simcodebench.execution.runtime import RunRequest, RunResult, run
 
 
-def source_hash(run_dir: Path) -> str:
-    """SHA-256 over the names and bytes of every file the build can see (the prepared run directory)."""
-    digest = hashlib.sha256()
+def source_hash(run_dir: Path, toolchain: str = "") -> str:
+    """SHA-256 over the names and bytes of every file the build can see (the prepared run directory) and the
+    toolchain it is built with (an image's path: a program built in an image is kept apart from one built here)."""
+    digest = hashlib.sha256(toolchain.encode() + b"\0")
     for path in sorted(p for p in run_dir.rglob("*") if p.is_file() and ".tmp" not in p.parts):
         digest.update(str(path.relative_to(run_dir)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -41,7 +43,7 @@ def build_program(case: Case, request: RunRequest, runtime: str, image: str | No
     if spec is None:
         return None
     run_dir, output = request.run_dir, spec["output"]
-    cached = cache_dir(case) / source_hash(run_dir)
+    cached = cache_dir(case) / source_hash(run_dir, image if runtime == "apptainer" and image else "")
     if (cached / "program").is_file():
         (run_dir / output).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(cached / "program", run_dir / output)

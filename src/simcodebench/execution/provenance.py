@@ -82,9 +82,12 @@ def _packages(environment: str | None) -> tuple[str, ...]:
     return spec.packages if spec else ()
 
 
-def provenance(environment: str | None = None, runtime: str | None = None) -> dict[str, Any]:
-    """The provenance block every record carries."""
-    return {
+def provenance(
+    environment: str | None = None, runtime: str | None = None, image: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The provenance block every record carries; ``image``: the Apptainer image that ran it
+    (:func:`simcodebench.execution.images.image_provenance`: path, SHA-256, version hash)."""
+    record = {
         "simcodebench": __version__,
         "git_commit": git_commit(),
         "machine": machine_fingerprint(),
@@ -92,3 +95,6 @@ def provenance(environment: str | None = None, runtime: str | None = None) -> di
         "runtime": runtime,
         "created": utc_now(),
     }
+    if image is not None:
+        record["image"] = image
+    return record

@@ -12,7 +12,8 @@ from simcodebench.core.io import write_json
 from simcodebench.core.registry import plugin_of
 from simcodebench.execution import openfoam
 from simcodebench.execution.compiled import build_program
-from simcodebench.execution.environments import SolverEnvironment, get_environment
+from simcodebench.execution.environments import SolverEnvironment, environment_specs, get_environment
+from simcodebench.execution.images import image_provenance
 from simcodebench.execution.mpi import host_launcher, launcher, launcher_environment
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import RunRequest, RunResult, run
@@ -106,6 +107,8 @@ def execute_solution(
                 result.extra.update(compile_s=built.wall_s, compile_cached=built.extra.get("cached", False))
             if case.suite.environment in openfoam.ENVIRONMENTS:
                 result = openfoam.judge_run(result, run_dir)
+            if runtime == "apptainer" and image is not None:
+                result.extra["image"] = image_provenance(image, environment_specs().get(case.suite.environment))
         except InfrastructureError as exc:
             result = RunResult(status="infra", rc=None, wall_s=0.0, peak_rss_mb=None, runtime=runtime, message=str(exc))
         if result.status != "infra":
@@ -122,6 +125,7 @@ def write_run_record(
         record: dict[str, Any] = {"status": "not_run", "reason": not_run_reason}
     else:
         record = result.to_dict()
-    record["provenance"] = provenance(case.suite.environment, runtime)
+    image = result.extra.get("image") if result is not None else None
+    record["provenance"] = provenance(case.suite.environment, runtime, image)
     write_json(path, record)
     return record

@@ -24,6 +24,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.io import atomic_write_text, read_json, write_json
 from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
+from simcodebench.execution.harness_runs import using
 from simcodebench.execution.provenance import provenance
 from simcodebench.pipeline.plan import Plan
 from simcodebench.pipeline.status import refresh as refresh_status
@@ -243,9 +244,9 @@ def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log
     """Rule ``ask``: every member of the batch (:func:`ask_batch`, as many at a time per endpoint as the job's
     endpoint resource), then the record (each member's status, seconds, tokens and cost), then the run's status
     file (:func:`.status.refresh`). Only the record is declared to
-    Snakemake: each declared file costs every job of a large plan (README, "What a job is, and why")."""
+    Snakemake: each declared file costs every job of a large plan (docs/architecture.md, "What a job is, and why")."""
     suite, attempt, batch = wildcards.suite, int(wildcards.attempt), wildcards.batch
-    with job_log(Path(log[0])):
+    with job_log(Path(log[0])), using(plan.runtime, plan.images):  # a prompt may run the harness's programs
         pools = {name: int(resources.get(name) or 1) for name in plan.ask_endpoints(suite, attempt, batch)}
         records = ask_batch(plan, suite, attempt, batch, pools)
         write_json(Path(output[0]), {"suite": suite, "attempt": attempt, "batch": batch, "members": records})

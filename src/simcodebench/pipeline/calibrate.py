@@ -28,6 +28,7 @@ from simcodebench.core.logs import job_log
 from simcodebench.core.references import Reference, load_reference
 from simcodebench.core.registry import plugin_of
 from simcodebench.core.versions import case_version
+from simcodebench.execution.harness_runs import using
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution
@@ -193,7 +194,7 @@ def make_calibration(
 
 def run(plan: Plan, wildcards: Any, input: Any, output: Any, resources: Any, log: Any) -> None:
     """Rule ``calibration`` (its messages, and why it failed, in ``log``)."""
-    with job_log(Path(log[0])), shared_held():  # its timed runs compute alone on a core
+    with job_log(Path(log[0])), shared_held(), using(plan.runtime, plan.images):  # timed runs: alone on a core
         make_calibration(
             plan.case(wildcards.suite, wildcards.case),
             Path(input.ref_json),

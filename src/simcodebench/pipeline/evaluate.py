@@ -18,6 +18,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.io import read_json, sha256_file, write_json
 from simcodebench.core.layout import MANIFEST
 from simcodebench.core.logs import job_log
+from simcodebench.execution.harness_runs import using
 from simcodebench.execution.runtime import resolve_runtime
 from simcodebench.execution.sandbox import execute_solution, write_run_record
 from simcodebench.execution.slots import Slots, shared
@@ -216,7 +217,7 @@ def run(plan: Plan, wildcards: Any, output: Any, threads: int, resources: Any, l
     file (:func:`.status.refresh`, on the node where the job ran)."""
     cores = max(1, int(resources.get("cpus_per_task") or 1))
     workers = SHARED if int(threads) == 0 and shared() is not None else max(1, int(threads) // cores)
-    with job_log(Path(log[0])):
+    with job_log(Path(log[0])), using(plan.runtime, plan.images):
         evaluate_batch(
             plan,
             wildcards.suite,

@@ -15,7 +15,7 @@ from simcodebench.core.errors import InputError
 from simcodebench.core.layout import Layout
 from simcodebench.core.project import cases_root
 from simcodebench.core.registry import use_folders
-from simcodebench.execution.runtime.apptainer import resolve_image
+from simcodebench.execution.images import image_present, image_table
 from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.batching import Member, pack
 from simcodebench.pipeline.released import released_references
@@ -24,8 +24,9 @@ SHORT_RUNTIME_MIN = 5
 """Executions asking for at most this many minutes (one rank, no GPU) share batches (one job, several samples)."""
 
 SAMPLES_PER_JOB = 20
-"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job (README, "What a
-job is, and why": on a cluster a job has seconds of fixed cost, which 20 short samples make small)."""
+"""Default batch size: short samples of one suite and attempt evaluated by one ``evaluate`` job
+(docs/architecture.md, "What a job is, and why": on a cluster a job has seconds of fixed cost, which 20 short
+samples make small)."""
 
 SCORING_RUNTIME_MIN = 1
 """Minutes a batch asks per member beyond its runs, for scoring."""
@@ -77,14 +78,16 @@ class Plan:
                     )
                 cases[(suite, case_id)] = available[case_id]
         released = released_references(config, cases, config_file)
-        images = {env: resolve_image(ref) for env, ref in (config.get("images") or {}).items()}
-        missing = sorted({c.suite.environment for c in cases.values()} - images.keys() - {NO_ENVIRONMENT})
+        environments = {c.suite.environment for c in cases.values()} - {NO_ENVIRONMENT}
+        images = image_table(config.get("images"), environments, Path.cwd())
+        missing = sorted(env for env in environments if not image_present(images[env]))
         if config.get("runtime") == "apptainer" and missing:
             raise InputError(
                 config_file,
-                f"images.{missing[0]}",
-                f"runtime 'apptainer' needs an image for every environment it runs; '{missing[0]}' has none",
-                f"add images: {{{missing[0]}: containers/{missing[0]}.sif}} (make images) or use runtime: auto",
+                f"images.{missing[0]}" if isinstance(config.get("images"), dict) else "images",
+                f"runtime 'apptainer' needs an image for every environment it runs; '{missing[0]}' has none at "
+                f"{images[missing[0]]}",
+                "build them (make images), or point images at the folder that holds them (or use runtime: auto)",
             )
         agents = load_agents(config, config_file)
         for suite in {case.suite.name: case.suite for case in cases.values()}.values():

@@ -14,6 +14,7 @@ from simcodebench.core.io import sha256_file
 from simcodebench.core.logs import job_log
 from simcodebench.core.references import save_reference
 from simcodebench.core.registry import plugin_of
+from simcodebench.execution.harness_runs import using
 from simcodebench.execution.provenance import provenance
 from simcodebench.execution.slots import shared_held
 from simcodebench.pipeline.plan import Plan
@@ -49,6 +50,6 @@ def released_provenance(files: list[Path]) -> dict[str, Any]:
 
 def run(plan: Plan, wildcards: Any, output: Any, log: Any) -> None:
     """Rule ``reference`` (its messages, and why it failed, in ``log``)."""
-    with job_log(Path(log[0])), shared_held():
+    with job_log(Path(log[0])), shared_held(), using(plan.runtime, plan.images):
         released = [Path(path) for path in plan.released_files(wildcards.suite, wildcards.case)]
         make_reference(plan.case(wildcards.suite, wildcards.case), Path(output.json), Path(output.h5), released)

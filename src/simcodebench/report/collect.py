@@ -30,6 +30,7 @@ COLUMNS: dict[str, str] = {
     "wall_s": "float64",
     "tau_time": "float64",
     "run_status": "object",
+    "runtime": "object",
     "rc": "Int64",
     "peak_rss_mb": "float64",
     "model": "object",
@@ -56,6 +57,7 @@ the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``finish_reason`
 extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
 ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and wrote well-formed, finite outputs;
 ``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`);
+``runtime``: where the run executed (``apptainer``, ``bwrap``, ``local``; empty when nothing ran);
 ``gate_class``: the first gate missed, before a suite's ``class_map``; ``case_version``: the hash of the case's
 files it was judged on (:mod:`simcodebench.core.versions`); ``machine``: the fingerprint id of the machine that
 scored it."""
@@ -98,6 +100,7 @@ def _row(rec: dict[str, Any], selected: dict[tuple[str, str, str, int], int]) ->
         "wall_s": rec.get("wall_s"),
         "tau_time": rec.get("tau_time"),
         "run_status": run.get("status"),
+        "runtime": run.get("runtime"),
         "rc": run.get("rc"),
         "peak_rss_mb": run.get("peak_rss_mb"),
         "model": gen.get("model"),

@@ -13,6 +13,8 @@ from simcodebench.core.errors import InfrastructureError, InputError
 from simcodebench.core.layout import Layout
 from simcodebench.core.project import project_root
 from simcodebench.execution.environments import get_environment
+from simcodebench.execution.images import image_present
+from simcodebench.execution.runtime.apptainer import apptainer_available
 from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.plan import Plan
 from simcodebench.run.eval_config import COMMAND_LINE, config_text, default_config, resolve_config, write_config
@@ -48,7 +50,8 @@ def check_environments(plan: Plan) -> None:
     """Every solver environment the selected suites run in is provisioned here (or has an Apptainer image)."""
     for (suite, _), case in sorted(plan.cases.items()):
         environment = case.suite.environment
-        if environment == NO_ENVIRONMENT or environment in plan.images:
+        image = plan.images.get(environment)
+        if environment == NO_ENVIRONMENT or (image and image_present(image) and apptainer_available()):
             continue
         try:
             get_environment(environment)

@@ -1,4 +1,4 @@
-"""A llama.cpp server that the harness itself runs for an agent with ``serve`` (config/README.md, "Agents").
+"""A llama.cpp server that the harness itself runs for an agent with ``serve`` (docs/configuration.md, "Agents").
 
 The server starts the first time a reply is not in the cache, once per process and model, as a child process
 on 127.0.0.1 and a free port (``python -m llama_cpp.server``). It stops at the workflow's end

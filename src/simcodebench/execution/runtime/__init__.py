@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping
 
 from simcodebench.core.errors import InfrastructureError
+from simcodebench.execution.images import image_present
 from simcodebench.execution.runtime import apptainer, bwrap, local
 from simcodebench.execution.runtime.base import RunRequest, RunResult
 
@@ -23,6 +24,12 @@ def _announce(level: int, message: str) -> None:
         log.log(level, message)
 
 
+UNCONFINED_FIX = (
+    "install bubblewrap (apt-get install bubblewrap) or apptainer with the images (make images), "
+    "or set runtime: local to run generated code unconfined on purpose"
+)
+
+
 def _check(name: str, environment: str | None, image: str | None) -> None:
     """Refuse an explicitly configured runtime that cannot work here, with the fix."""
     if name == "bwrap" and not bwrap.bwrap_available():
@@ -33,17 +40,20 @@ def _check(name: str, environment: str | None, image: str | None) -> None:
     if name == "apptainer" and not apptainer.apptainer_available():
         raise InfrastructureError("runtime 'apptainer': apptainer is not on PATH; install it or set runtime: auto")
     if name == "apptainer" and environment is not None and image is None:
-        raise InfrastructureError(f"runtime 'apptainer': no image for environment '{environment}' in config 'images'")
-    if name == "apptainer" and image is not None and not apptainer.image_present(image):
-        raise InfrastructureError(f"runtime 'apptainer': image {image} does not exist (make images builds it)")
+        raise InfrastructureError(f"runtime 'apptainer': no image for environment '{environment}' (config 'images')")
+    if name == "apptainer" and image is not None and not image_present(image):
+        raise InfrastructureError(
+            f"runtime 'apptainer': image {image} does not exist (make images builds it; config 'images' points at it)"
+        )
 
 
 def resolve_runtime(name: str, environment: str | None = None, images: Mapping[str, str] | None = None) -> str:
     """The concrete runtime for a configured name and a case's solver ``environment``.
 
-    ``auto`` picks ``apptainer`` when apptainer is on PATH and ``images`` has a usable image for the
-    environment, else ``bwrap`` when bubblewrap works here, else ``local`` (with a warning); the choice and
-    its reason are logged once.
+    ``auto`` picks ``apptainer`` when apptainer is on PATH and the environment's image exists (``images``: by
+    default ``containers/<env>.sif``, see :mod:`simcodebench.execution.images`), else ``bwrap`` when bubblewrap
+    works here; where neither does it stops with :data:`UNCONFINED_FIX`: generated code never runs unconfined
+    unless ``runtime: local`` was chosen on purpose. The choice and its reason are logged once.
     """
     if name not in RUNTIMES:
         raise ValueError(f"unknown runtime '{name}'; use one of {list(RUNTIMES)}")
@@ -51,14 +61,17 @@ def resolve_runtime(name: str, environment: str | None = None, images: Mapping[s
     if name != "auto":
         _check(name, environment, image)
         chosen, reason = name, "configured"
-    elif image and apptainer.apptainer_available() and apptainer.image_present(image):
+    elif image and apptainer.apptainer_available() and image_present(image):
         chosen, reason = "apptainer", f"apptainer is on PATH and environment '{environment}' has image {image}"
     elif bwrap.bwrap_available():
         chosen, reason = "bwrap", f"bubblewrap works here and {_no_apptainer(environment, image)}"
     else:
-        chosen, reason = "local", f"bubblewrap is missing or unusable here and {_no_apptainer(environment, image)}"
+        raise InfrastructureError(
+            f"runtime auto: neither apptainer ({_no_apptainer(environment, image)}) nor bubblewrap works here, "
+            f"and generated code is never run unconfined by surprise: {UNCONFINED_FIX}"
+        )
     if chosen == "local":
-        _announce(logging.WARNING, f"runtime local ({reason}): generated code runs UNCONFINED, as this user")
+        _announce(logging.WARNING, "runtime local (configured): generated code runs UNCONFINED, as this user")
     else:
         _announce(logging.INFO, f"runtime {chosen} for environment '{environment}' ({reason})")
     return chosen
@@ -85,4 +98,4 @@ def run(request: RunRequest, runtime: str, image: str | None = None) -> RunResul
     raise ValueError(f"runtime '{runtime}' is not available")
 
 
-__all__ = ["RUNTIMES", "RunRequest", "RunResult", "resolve_runtime", "run"]
+__all__ = ["RUNTIMES", "UNCONFINED_FIX", "RunRequest", "RunResult", "resolve_runtime", "run"]

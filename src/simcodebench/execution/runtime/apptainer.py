@@ -1,4 +1,4 @@
-"""The ``apptainer`` runtime: each run in the solver environment's image (config key ``images``).
+"""The ``apptainer`` runtime: each run in the solver environment's image (:mod:`simcodebench.execution.images`).
 
 ``apptainer exec --containall --cleanenv --net --network none``: no host file system but the run directory
 (bound at /work, the working directory), no host environment variable, no network but loopback, private PID
@@ -16,9 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from simcodebench.core.errors import InfrastructureError
+from simcodebench.execution.images import runnable_image
 from simcodebench.execution.runtime.base import RunRequest, RunResult, sandbox_environment
 from simcodebench.execution.runtime.local import execute as execute_local
 from simcodebench.execution.runtime.local import limited_command
+
+MAX_TASKS = 1024
+"""RLIMIT_NPROC inside the container, as bubblewrap's (the kernel does not apply it to uid 0)."""
 
 WORK = Path("/work")
 """Where the run directory appears inside the container."""
@@ -37,30 +41,10 @@ JIT_CACHES = {
 CONTAINER_ONLY = ("PATH", "HOME")
 """Left to the image (its PATH reaches its interpreter) and to Apptainer (its contained home)."""
 
-URI_SCHEMES = ("docker://", "docker-archive:", "library://", "oras://", "shub://", "http://", "https://")
-
 
 def apptainer_available() -> bool:
     """Whether ``apptainer`` is on PATH."""
     return shutil.which("apptainer") is not None
-
-
-def is_uri(image: str) -> bool:
-    """Whether ``image`` is a registry reference (``docker://...``) rather than a file."""
-    return image.startswith(URI_SCHEMES)
-
-
-def resolve_image(image: str, base: Path | None = None) -> str:
-    """A configured image: references as they are, a relative ``.sif`` path made absolute against ``base``
-    (default: the working directory)."""
-    if is_uri(image):
-        return image
-    return str((base or Path.cwd()) / Path(image).expanduser())
-
-
-def image_present(image: str) -> bool:
-    """Whether Apptainer can use ``image`` here: a reference (pulled on first use) or an existing file."""
-    return is_uri(image) or Path(image).is_file()
 
 
 def container_environment(request: RunRequest, gpu: bool = False) -> dict[str, str]:
@@ -90,7 +74,7 @@ def apptainer_command(
         argv.append("--nv")
     for name, value in sorted(container_environment(request, gpu).items()):
         argv += ["--env", f"{name}={value}"]
-    return [*request.outer_launcher, *argv, image, *limited_command(request)]
+    return [*request.outer_launcher, *argv, image, *limited_command(request, nproc=MAX_TASKS)]
 
 
 def host_environment() -> dict[str, str]:
@@ -104,6 +88,7 @@ def execute(request: RunRequest, image: str) -> RunResult:
     executable = shutil.which("apptainer")
     if executable is None:
         raise InfrastructureError("apptainer: not on PATH (module load apptainer, or use runtime: auto)")
-    command = apptainer_command(request, image, gpu=request.gpus > 0, executable=executable)
+    runnable = runnable_image(image)  # a sandbox folder where this user cannot mount the .sif
+    command = apptainer_command(request, runnable, gpu=request.gpus > 0, executable=executable)
     outer = replace(request, extra_env={**request.extra_env, **host_environment()})
     return execute_local(outer, runtime="apptainer", command=command)

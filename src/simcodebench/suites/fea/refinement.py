@@ -19,8 +19,7 @@ from typing import Any
 from simcodebench.core.cases import Case
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.references import Reference
-from simcodebench.execution.environments import get_environment
-from simcodebench.execution.runtime import RunRequest, run
+from simcodebench.execution.harness_runs import python_request, run_harness_program
 from simcodebench.suites.fea.units import UnitsError, convert
 from simcodebench.suites.fea.validity import Invalid, read_result
 
@@ -39,19 +38,12 @@ def target_units(case: Case) -> str:
 
 def run_level(case: Case, level: int, wall_s: float = DEFAULT_WALL_S) -> tuple[float, float]:
     """(value in the target's units, wall seconds) of ``reference.py --level level``."""
-    environment = get_environment(case.suite.environment)
     work = Path(tempfile.mkdtemp(prefix=f"fea-{case.id}-L{level}-"))
     try:
         shutil.copy2(case.folder / case.hidden.oracle, work / "reference.py")
-        request = RunRequest(
-            command=[str(environment.python), "reference.py", "--level", str(level)],
-            run_dir=work,
-            wall_s=wall_s,
-            mem_mb=max(int(case.resources["mem_mb"]), REFERENCE_MEM_MB),
-            cpus=1,
-            path_prefix=(environment.bin_dir,),
-        )
-        result = run(request, "local")
+        memory = max(int(case.resources["mem_mb"]), REFERENCE_MEM_MB)
+        request = python_request(case.suite.environment, ["reference.py", "--level", str(level)], work, wall_s, memory)
+        result = run_harness_program(case.suite.environment, request)
         if result.status != "ok":
             stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:] if (work / "stderr.txt").exists() else ""
             raise InfrastructureError(f"{case.key}: reference.py --level {level} ended {result.status}: {stderr}")

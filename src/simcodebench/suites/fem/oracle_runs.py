@@ -35,6 +35,7 @@ ran past the 300 s an agent gets."""
 
 def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> np.ndarray:
     """The oracle's grid field under ``config`` (a discretisation); raise when the run fails."""
+    from simcodebench.execution.harness_runs import placement
     from simcodebench.execution.runtime import run
     from simcodebench.execution.sandbox import build_request
 
@@ -45,15 +46,16 @@ def run_oracle(case: Case, config: dict[str, Any], keep: Path | None = None) -> 
             harness.configured_oracle(case, config), encoding="utf-8"
         )
         harness.prepare_run(case, work)
-        request = build_request(case, work)
+        runtime, image = placement(case.suite.environment)  # the run's image, or the environment provisioned here
+        request = build_request(case, work, runtime=runtime)
         request = replace(
             request,
             extra_env={**request.extra_env, "XDG_CACHE_HOME": str(jit_cache(case))},
             mem_mb=max(request.mem_mb, reference_mem_mb()),
             wall_s=request.wall_s * UNTIMED_WALL_FACTOR,
         )
-        built = build_program(case, request, "local")
-        result = built if built is not None and built.status != "ok" else run(request, "local")
+        built = build_program(case, request, runtime, image)
+        result = built if built is not None and built.status != "ok" else run(request, runtime, image)
         if result.status != "ok":
             stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:]
             raise InfrastructureError(f"{case.key}: oracle run with {config} ended {result.status}: {stderr}")

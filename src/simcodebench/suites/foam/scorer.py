@@ -23,14 +23,14 @@ from simcodebench.core.cases import Case
 from simcodebench.core.figures import figure_grid, save_figure
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
+from simcodebench.execution.harness_runs import placement
 from simcodebench.execution.sandbox import execute_solution
 from simcodebench.suites.foam.compare import compare_fields, nmse_score, same_mesh, sample_at
 from simcodebench.suites.foam.fields import COMPARED, FieldReadError, cell_centres, read_fields, time_dirs
 from simcodebench.suites.foam.similarity import similarity
 
 GENERATOR = "openfoam_run"
-REFERENCE_RUNTIME = "local"
-"""The oracle is ours and trusted: its reference run needs no sandbox."""
+"""The oracle is ours and trusted: its reference run needs no sandbox, only OpenFOAM (here, or the run's image)."""
 LOG_TAIL = 3000
 
 
@@ -53,7 +53,9 @@ def generate_reference(case: Case) -> Reference:
     with tempfile.TemporaryDirectory(prefix="simcodebench-foam-reference-") as tmp:
         solution, run_dir = Path(tmp) / "solution", Path(tmp) / "run"
         write_solution(extract_files(case, oracle_reply(case)), solution)
-        result = execute_solution(reference_case(case), solution, run_dir, REFERENCE_RUNTIME)
+        runtime, image = placement(case.suite.environment)  # the run's image, or OpenFOAM installed here
+        images = {case.suite.environment: image} if image else None
+        result = execute_solution(reference_case(case), solution, run_dir, runtime, images=images)
         if result.status != "ok":
             raise RuntimeError(f"{case.key}: the oracle case did not run ({result.message})\n{_stderr_tail(run_dir)}")
         times = time_dirs(run_dir)

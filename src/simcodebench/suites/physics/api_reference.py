@@ -9,6 +9,7 @@ One section per class or function: its signature, then its docstring cut to ``MA
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -89,6 +90,7 @@ def _public_class(name: str, member: Any) -> bool:
 
 def reference() -> str:
     """The whole reference, in the order a script uses the API."""
+    os.environ.setdefault("PYGLET_HEADLESS", "true")  # as the runner does: no X11 needed to import Genesis
     import genesis as gs
     from genesis.vis.camera import Camera
 

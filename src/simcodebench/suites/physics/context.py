@@ -33,7 +33,8 @@ The fitter drops rank 4 first, the last listed first among equals (:mod:`simcode
 from __future__ import annotations
 
 import re
-import subprocess
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,8 @@ from typing import Any
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.io import sha256_text
 from simcodebench.core.plugin import ContextPiece
-from simcodebench.execution.environments import get_environment
+from simcodebench.execution.environments import compiled_form_cache
+from simcodebench.execution.harness_runs import python_request, run_harness_program
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET = 100_000
@@ -68,18 +70,22 @@ def estimate_tokens(text: str) -> int:
 
 
 def api_reference(environment: str = "genesis") -> str:
-    """The generated API reference of the environment's Genesis (made on first use, then cached there)."""
-    env = get_environment(environment)
-    cached = env.prefix / f"{API_REFERENCE}.{sha256_text(GENERATOR.read_text(encoding='utf-8'))[:12]}"
+    """The generated API reference of the environment's Genesis (made on first use in the environment, here or in
+    the run's image, then cached beside the environment's compiled-form cache)."""
+    version = sha256_text(GENERATOR.read_text(encoding="utf-8"))[:12]
+    cached = compiled_form_cache(environment) / f"{API_REFERENCE}.{version}"
     if not cached.is_file():
-        result = subprocess.run(
-            [str(env.python), str(GENERATOR)], capture_output=True, text=True, cwd=env.prefix, check=False
-        )
-        if result.returncode != 0:
-            raise InfrastructureError(f"generating the Genesis API reference failed:\n{result.stderr[-2000:]}")
-        tmp = cached.with_name(f".{cached.name}.tmp")
-        tmp.write_text(result.stdout, encoding="utf-8")
-        tmp.replace(cached)
+        with tempfile.TemporaryDirectory(prefix="simcodebench-api-reference-") as tmp:
+            work = Path(tmp)
+            shutil.copy2(GENERATOR, work / GENERATOR.name)
+            result = run_harness_program(environment, python_request(environment, [GENERATOR.name], work, 600.0, 4096))
+            if result.status != "ok":
+                stderr = (work / "stderr.txt").read_text(errors="replace")[-2000:]
+                raise InfrastructureError(f"generating the Genesis API reference failed ({result.status}):\n{stderr}")
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp_file = cached.with_name(f".{cached.name}.tmp")
+            tmp_file.write_text((work / "stdout.txt").read_text(encoding="utf-8"), encoding="utf-8")
+            tmp_file.replace(cached)
     return cached.read_text(encoding="utf-8")
 
 

@@ -26,8 +26,8 @@ GENESIS = EnvironmentSpec(
         "[(s.step(), c.render()) for _ in range(3)]"
     ),
 )
-"""Genesis on PyTorch (torch first: here it resolves to the local CPU wheel; see the README for CPU or CUDA
-indexes elsewhere) and PyAV, which the scorer uses to read the videos. The warm-up compiles the kernels of a
+"""Genesis on PyTorch (torch first: here it resolves to the local CPU wheel; see docs/runtimes.md for CPU or
+CUDA indexes elsewhere) and PyAV, which the scorer uses to read the videos. The warm-up compiles the kernels of a
 rigid scene and its camera (minutes cold), which every run then finds in its copy of the cache."""
 
 

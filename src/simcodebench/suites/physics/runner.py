@@ -11,7 +11,9 @@ It runs the solution (``SOLUTION``) as ``__main__`` after two hooks on Genesis, 
   PBD; FEM vertices) their centroid, extent, count and non-finite count.
 
 The recording is written to ``STATE_FILE`` when the script ends, also when it raises or exits; a script that
-never steps a scene leaves a recording without stepped scenes, scored as such. This file is run by the
+never steps a scene leaves a recording without stepped scenes, scored as such. Before Genesis is imported the
+runner sets ``HEADLESS`` (unless the job set them): pyglet, which Genesis imports, otherwise loads X11 libraries
+that a GPU node's image may lack (``import genesis`` failed on libXrender there). This file is run by the
 environment's Python and imports nothing of simcodebench.
 """
 
@@ -30,6 +32,14 @@ SOLUTION = "genesis_solution.py"
 STATE_FILE = "simcodebench_physics.json"
 BACKEND_VARIABLE = "SIMCODEBENCH_GENESIS_BACKEND"
 SIZE_FIELDS = ("radius", "size", "height", "scale")
+HEADLESS = {"PYGLET_HEADLESS": "true"}
+"""What keeps Genesis's import off X11 (pyglet's headless mode renders through EGL)."""
+
+
+def go_headless() -> None:
+    """Set :data:`HEADLESS` where the environment does not say otherwise; call before importing Genesis."""
+    for name, value in HEADLESS.items():
+        os.environ.setdefault(name, value)
 
 
 def _floats(value: Any) -> list[float]:
@@ -220,6 +230,7 @@ def install(gs: Any, recorder: Recorder, reuse_init: bool = False) -> None:
 
 def main() -> int:
     """Run the solution under the hooks and write the recording, whatever the way the script ends."""
+    go_headless()
     import genesis as gs
 
     recorder = Recorder()

@@ -42,6 +42,7 @@ def main() -> None:
     spec = importlib.util.spec_from_file_location("physics_runner", sys.argv[1])
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
+    runner.go_headless()
     import genesis as gs
     from genesis.vis.camera import Camera
 

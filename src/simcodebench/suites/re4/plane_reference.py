@@ -13,7 +13,7 @@ converges (``g12 < g01``).
 from __future__ import annotations
 
 import json
-import subprocess
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -22,11 +22,14 @@ import numpy as np
 from simcodebench.core.cases import Case
 from simcodebench.core.errors import InfrastructureError
 from simcodebench.core.references import Reference
-from simcodebench.execution.environments import compiled_form_cache, get_environment
+from simcodebench.execution.harness_runs import python_request, run_harness_program
 from simcodebench.suites.re4 import plane
 
 SOLVER = Path(__file__).with_name("dolfinx_reference.py")
 FLOW_FIELDS = ("u", "v", "p")
+WALL_S = 3600.0
+"""The solve's wall limit: all levels of the finest 2-D case take minutes on one core."""
+MEM_MB = 8192
 
 
 def field_names(problem: str) -> tuple[str, ...]:
@@ -35,26 +38,19 @@ def field_names(problem: str) -> tuple[str, ...]:
 
 
 def run_levels(problem: str, params: dict, levels: list[dict], points: np.ndarray) -> tuple[dict, list[dict]]:
-    """Run :data:`SOLVER` in the ``dolfinx`` environment; the fields ``<name>_<level>`` at ``points`` and each
-    level's solver details."""
-    env = get_environment("dolfinx")
+    """Run :data:`SOLVER` in the ``dolfinx`` environment (the run's image, or the one provisioned here); the
+    fields ``<name>_<level>`` at ``points`` and each level's solver details."""
     with tempfile.TemporaryDirectory(prefix=f"re4-{problem}-") as tmp:
         work = Path(tmp)
         np.save(work / "points.npy", points)
-        job = {"problem": problem, "params": params, "levels": levels, "points": str(work / "points.npy")}
+        job = {"problem": problem, "params": params, "levels": levels, "points": "points.npy"}
         (work / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        variables = {
-            "PATH": f"{env.bin_dir}:/usr/bin:/bin",
-            "HOME": str(work),
-            "XDG_CACHE_HOME": str(compiled_form_cache("dolfinx")),
-            "OMP_NUM_THREADS": "1",
-            "OPENBLAS_NUM_THREADS": "1",
-            "LANG": "C.UTF-8",
-        }
-        command = [str(env.python), str(SOLVER), str(work / "job.json"), str(work / "out.npz")]
-        done = subprocess.run(command, cwd=work, env=variables, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise InfrastructureError(f"re4 {problem}: the DOLFINx reference solve failed: {done.stderr[-3000:]}")
+        shutil.copy2(SOLVER, work / SOLVER.name)
+        request = python_request("dolfinx", [SOLVER.name, "job.json", "out.npz"], work, WALL_S, MEM_MB)
+        done = run_harness_program("dolfinx", request)
+        if done.status != "ok":
+            stderr = (work / "stderr.txt").read_text(errors="replace")[-3000:]
+            raise InfrastructureError(f"re4 {problem}: the DOLFINx reference solve ended {done.status}: {stderr}")
         with np.load(work / "out.npz") as data:
             results = {name: data[name] for name in data.files if name != "info"}
             details = json.loads(str(data["info"]))

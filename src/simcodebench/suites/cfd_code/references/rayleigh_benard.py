@@ -17,7 +17,7 @@ it has stayed well below it. The pressure at the end solves ``lap p = db/dz - d_
 
 The members run one after the other in one process. Each step streams every mode's precomputed inverses (12.6 MB
 at 256 x 65), so a member is memory-bound; two members at once in two processes took two to six times as long as
-one after the other on the 2-core machine of BENCHMARKS.md ("Rayleigh-Benard members at once").
+one after the other on the 2-core machine of benchmarks/results/cfd-code.md ("Rayleigh-Benard members at once").
 """
 
 from __future__ import annotations
