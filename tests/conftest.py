@@ -43,6 +43,7 @@ HEAVIEST_FIRST = (
     "test_cfd_code_convergence.py",
     "test_cfd_code_references.py",
     "test_slurm.py",
+    "test_apptainer.py",
     "test_deleted_results.py",
     "test_fault_tolerance.py",
     "test_pipeline_fem.py",
