@@ -83,8 +83,9 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     Requests in flight are capped per endpoint (:mod:`.endpoint_cap`). A request that timed out without a first
     token while the endpoint streamed other replies was queued by the server: it lowers the cap and is asked
     again once there is room (its connection closed meanwhile), without counting as a try. A stream that breaks
-    or ends empty before its first token, or is refused, is asked again as a plain request. A 400 that names the token-limit field sent
-    (``max_tokens`` or ``max_completion_tokens``) is tried once more with the other field.
+    or ends empty before its first token, or is refused, is asked again as a plain request. A 400 that names the
+    token-limit field sent (``max_tokens`` or ``max_completion_tokens``) is tried once more with the other
+    field.
 
     A prompt that cannot fit the context window is a :class:`Reply` with status ``"context"`` and its reason,
     not retried: refused before it is sent, or by the endpoint with a 400 or 413 that names the context length
