@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents import budget
+from simcodebench.agents import budget, run_stop
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
 from simcodebench.agents.backends.oracle import oracle_reply
@@ -47,7 +47,8 @@ class Caller:
     settings and go through the content-addressed reply cache under ``cache_root``: an entry is never requested
     twice unless ``force`` is set, and deleting ``results/runs`` keeps the cache. A request with a cost is charged
     to the agent's spend ledger ``ledger`` (:mod:`simcodebench.agents.budget`); once the agent's ``max_cost_usd``
-    is reached, no request is made and the call is recorded with status ``budget``, not cached. An agent with
+    is reached, or its time limit or the user stopped the run (:mod:`simcodebench.agents.run_stop`), no request
+    is made and the call is recorded with status ``budget``, not cached. An agent with
     ``serve`` is answered by the llama.cpp server the harness starts for it on the first call the cache cannot
     answer (its log in ``server_logs``); the server's URL stays out of the cache key.
     """
@@ -103,8 +104,12 @@ class Caller:
         cached = None if self.force else cache.get(key)
         if cached is not None:
             return {**cached, "cache_key": key, "cache_hit": True}
-        stopped = budget.stop_reason(self.agent.settings, self.ledger) if self.ledger is not None else None
-        if stopped is not None:  # never cached: a run with a higher budget asks it
+        stopped = None
+        if self.ledger is not None:
+            stopped = budget.stop_reason(self.agent.settings, self.ledger) or run_stop.stop_reason(
+                self.agent.settings, self.ledger
+            )
+        if stopped is not None:  # never cached: a run with a higher budget, more time or no stop asks it
             record = Reply(BUDGET, reason=stopped).to_dict()
             return {"backend": "openai", **record, "cache_key": key, "cache_hit": False}
         if settings.get("serve"):
@@ -116,7 +121,7 @@ class Caller:
         )
         if self.ledger is not None and reply.cost_usd:
             budget.charge(self.ledger, reply.cost_usd, key)
-        record = {"backend": "openai", **reply.to_dict(), "requested_at": started}
+        record = {"backend": "openai", **reply.to_dict(), "requested_at": started, "answered_at": time.time()}
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
             try:
                 cache.put(key, record, force=self.force)

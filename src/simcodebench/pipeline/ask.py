@@ -142,6 +142,17 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
     write_json(out_manifest, manifest)
 
 
+def refit_needed(messages_path: Path, response_path: Path) -> bool:
+    """Whether the endpoint refused the prompt for a window it stated (``extra.window_tokens``) smaller than the
+    one the prompt was fitted into, or the prompt was fitted into none: then it is fitted and sent again, once."""
+    response = read_json(response_path)
+    stated = (response.get("extra") or {}).get("window_tokens") if response.get("status") == "context" else None
+    if stated is None:
+        return False
+    fit = read_json(messages_path).get("context_fit")
+    return fit is None or fit.get("window_tokens") is None or int(fit["window_tokens"]) > int(stated)
+
+
 DEFAULT_ENDPOINT_CAP = 8
 """Requests in flight per endpoint when ``--resources llm_<endpoint>=N`` does not say (the profiles say 8)."""
 
@@ -165,27 +176,31 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
     thresholds = read_json(calibration).get("thresholds") if shows and calibration else None
     start = time.perf_counter()
     with job_log(here / "ask.log"), showing_thresholds(thresholds):
-        make_prompt(
-            agent,
-            case,
-            attempt,
-            here / "prompt.md",
-            here / "messages.json",
-            *(previous / n if attempt else None for n in read),
-        )
-        make_response(
-            agent,
-            case,
-            sample,
-            attempt,
-            here / "messages.json",
-            here / "response.json",
-            Path(plan.layout.reply_cache),
-            calibration,
-            plan.force_reply,
-            Path(plan.layout.spend_ledger(agent_name)),
-            Path(plan.layout.log("llm-server")),
-        )
+        for _ in range(2):  # a second time only when a refusal stated a window the prompt was not fitted into
+            make_prompt(
+                agent,
+                case,
+                attempt,
+                here / "prompt.md",
+                here / "messages.json",
+                *(previous / n if attempt else None for n in read),
+            )
+            make_response(
+                agent,
+                case,
+                sample,
+                attempt,
+                here / "messages.json",
+                here / "response.json",
+                Path(plan.layout.reply_cache),
+                calibration,
+                plan.force_reply,
+                Path(plan.layout.spend_ledger(agent_name)),
+                Path(plan.layout.log("llm-server")),
+            )
+            if not refit_needed(here / "messages.json", here / "response.json"):
+                break
+            log.info("the endpoint stated a smaller context window: the prompt is fitted into it and sent again")
         make_solution(case, here / "response.json", here / MANIFEST)
     status = read_json(here / MANIFEST)["status"]
     response = read_json(here / "response.json")
