@@ -116,6 +116,7 @@ def run_eval(args: argparse.Namespace) -> int:
     config_file = Path(Layout.of(run_dir).eval_config)
     plan = Plan.from_config(config, str(config_file))
     check_environments(plan)
+    profile_folder(args.profile)
     (agent,) = config["agents"].values()
     served = preflight(agent)
     listed = f"{len(served)} model(s) listed"
