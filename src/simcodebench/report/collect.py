@@ -54,16 +54,16 @@ COLUMNS: dict[str, str] = {
     "case_version": "object",
     "machine": "object",
 }
-"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is
-the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``latency_s``: the seconds of the attempt's
-requests, summed; ``first_token_s`` and ``tokens_per_s``: the time to the first token and the completion
-tokens a second (after the first token, for a streamed reply) of the reply extraction read; ``requests``: the
-``[start, end]`` of each request the attempt made in its run, as JSON (none for the cache's replies);
-``finish_reason``: the endpoint's, of the reply extraction read; ``truncated``: that reply was cut at the token
-limit (``finish_reason`` ``length``); ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and
-wrote well-formed, finite outputs; ``selected``: the final row of the sample a ``best_of_n`` agent chose for
-its case (see :func:`mark_selected`); ``gate_class``: the first gate missed, before a suite's ``class_map``;
-``case_version``: the hash of the case's files it was judged on (:mod:`simcodebench.core.versions`); ``machine``: the fingerprint id of the machine that
+"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is the
+strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``latency_s``: the seconds of the attempt's requests,
+summed; ``first_token_s`` and ``tokens_per_s``: the time to the first token and the completion tokens a second
+(after the first token, for a streamed reply) of the reply extraction read; ``requests``: the ``[start, end]`` of
+each request the attempt made in its run, as JSON (none for the cache's replies); ``finish_reason``: the endpoint's,
+of the reply extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
+``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and wrote well-formed, finite outputs;
+``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`);
+``gate_class``: the first gate missed, before a suite's ``class_map``; ``case_version``: the hash of the case's
+files it was judged on (:mod:`simcodebench.core.versions`); ``machine``: the fingerprint id of the machine that
 scored it."""
 
 
