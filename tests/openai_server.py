@@ -25,7 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -129,7 +129,7 @@ class OpenAIServer:
     slots: int | None = None
     """Requests answered at once; the others wait, silent, in a queue (None: no limit)."""
     pages: dict[str, Any] = field(default_factory=dict)
-    """JSON answers to GETs of other paths than ``/v1/models`` (e.g. ``/props``)."""
+    """Answers to GETs of other paths than ``/v1/models`` (e.g. ``/props``): JSON, or a string sent as is."""
     disconnects: int = 0
     """Streams the client left before their end."""
     arrived: int = 0
@@ -240,7 +240,8 @@ class OpenAIServer:
         if not self.authorised(headers or {}):
             return 401, _UNAUTHORISED
         if path in self.pages:
-            return 200, _dumps(self.pages[path])
+            page = self.pages[path]
+            return 200, page.encode() if isinstance(page, str) else _dumps(page)
         if path != "/v1/models":
             return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
         data = [{"id": m, "object": "model", "owned_by": "test", "max_model_len": n} for m, n in self.windows.items()]
@@ -319,7 +320,8 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            with server.serving():
+            serving = server.serving() if self.path == CHAT_PATH else nullcontext()  # a probe takes no slot
+            with serving:
                 code, body, extra = server.answer(self.path, dict(self.headers.items()), raw)
                 try:
                     if isinstance(body, list):

@@ -142,6 +142,42 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
     write_json(out_manifest, manifest)
 
 
+def prompt_and_reply(
+    agent: Agent,
+    case: Case,
+    sample: int,
+    attempt: int,
+    here: Path,
+    previous: list[Path | None],
+    cache_root: Path,
+    calibration: Path | None = None,
+    force: bool = False,
+    ledger: Path | None = None,
+    server_logs: Path | None = None,
+) -> None:
+    """The attempt's prompt (:func:`make_prompt`, from attempt a-1's ``previous`` messages, response and score)
+    and reply (:func:`make_response`) in folder ``here``; once more, fitted into it, when the endpoint refused
+    the prompt for a context window it stated and the prompt was not fitted into (:func:`refit_needed`)."""
+    for _ in range(2):
+        make_prompt(agent, case, attempt, here / "prompt.md", here / "messages.json", *previous)
+        make_response(
+            agent,
+            case,
+            sample,
+            attempt,
+            here / "messages.json",
+            here / "response.json",
+            cache_root,
+            calibration,
+            force,
+            ledger,
+            server_logs,
+        )
+        if not refit_needed(here / "messages.json", here / "response.json"):
+            return
+        log.info("%s: the endpoint stated a smaller context window; the prompt is fitted into it and sent again", here)
+
+
 def refit_needed(messages_path: Path, response_path: Path) -> bool:
     """Whether the endpoint refused the prompt for a window it stated (``extra.window_tokens``) smaller than the
     one the prompt was fitted into, or the prompt was fitted into none: then it is fitted and sent again, once."""
@@ -176,31 +212,19 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
     thresholds = read_json(calibration).get("thresholds") if shows and calibration else None
     start = time.perf_counter()
     with job_log(here / "ask.log"), showing_thresholds(thresholds):
-        for _ in range(2):  # a second time only when a refusal stated a window the prompt was not fitted into
-            make_prompt(
-                agent,
-                case,
-                attempt,
-                here / "prompt.md",
-                here / "messages.json",
-                *(previous / n if attempt else None for n in read),
-            )
-            make_response(
-                agent,
-                case,
-                sample,
-                attempt,
-                here / "messages.json",
-                here / "response.json",
-                Path(plan.layout.reply_cache),
-                calibration,
-                plan.force_reply,
-                Path(plan.layout.spend_ledger(agent_name)),
-                Path(plan.layout.log("llm-server")),
-            )
-            if not refit_needed(here / "messages.json", here / "response.json"):
-                break
-            log.info("the endpoint stated a smaller context window: the prompt is fitted into it and sent again")
+        prompt_and_reply(
+            agent,
+            case,
+            sample,
+            attempt,
+            here,
+            [previous / n for n in read] if attempt else [None] * len(read),
+            Path(plan.layout.reply_cache),
+            calibration,
+            plan.force_reply,
+            Path(plan.layout.spend_ledger(agent_name)),
+            Path(plan.layout.log("llm-server")),
+        )
         make_solution(case, here / "response.json", here / MANIFEST)
     status = read_json(here / MANIFEST)["status"]
     response = read_json(here / "response.json")
