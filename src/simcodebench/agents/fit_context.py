@@ -1,14 +1,15 @@
 """Fit a prompt's optional context into the model's context window, dropping whole pieces, least relevant first.
 
 A suite lists its optional context as :class:`~simcodebench.core.plugin.ContextPiece`\\ s (its plugin's
-``optional_context``). When the window is known (an ``openai`` agent's ``context_tokens``, else what the server
-says or its refusal stated, :mod:`simcodebench.agents.backends.context`), the prompt must fit in the window less the reply's reserve (the agent's ``max_tokens`` up to
-half the window, else a quarter of the window). Tokens are estimated at :data:`FIT_CHARS_PER_TOKEN` characters a
-token, fewer than the 4 a token of the send-time check (:mod:`simcodebench.agents.backends.context`): tokenizers cut
-code finer than prose (SmolLM2's made 3.3 characters a token of the physics prompt), so a fitted prompt is rarely
-refused. Until the estimate fits, pieces are dropped by decreasing ``rank``, the last listed first among equals;
-what is left when all are dropped is the mandatory prompt, and if that does not fit either the prompt is sent as it
-is and fails as F-Context. When the window is unknown nothing is dropped.
+``optional_context``). When the window is known (an ``openai`` agent's ``context_tokens``, else what the server says
+or its refusal stated, :mod:`simcodebench.agents.backends.context`), the prompt must fit in the window less the
+reply's reserve (the agent's ``max_tokens`` up to half the window, else a quarter of the window). Tokens are
+estimated at :data:`FIT_CHARS_PER_TOKEN` characters a token, fewer than the 4 a token of the send-time check
+(:mod:`simcodebench.agents.backends.context`): tokenizers cut code finer than prose (SmolLM2's made 3.3 characters a
+token of the physics prompt), so a fitted prompt is rarely refused. Until the estimate fits, pieces are dropped by
+decreasing ``rank``, the last listed first among equals; what is left when all are dropped is the mandatory prompt,
+and if that does not fit either the prompt is sent as it is and fails as F-Context. When the window is unknown
+nothing is dropped.
 
 The window reaches :func:`~simcodebench.agents.prompts.render_messages` through :func:`fitting`, which the
 ``prompt`` step wraps around the strategy's ``prepare`` (strategies build prompts without knowing the agent's
