@@ -15,7 +15,7 @@ from typing import Any
 
 from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.extract import ExtractionError
-from simcodebench.agents.fit_context import Window, agent_window, fitting
+from simcodebench.agents.fit_context import Window, agent_window, fit_estimate, fitting
 from simcodebench.agents.generation import generate
 from simcodebench.agents.prompts import messages_to_markdown, showing_thresholds, shows_thresholds
 from simcodebench.agents.settings import Agent
@@ -156,10 +156,16 @@ def prompt_and_reply(
     server_logs: Path | None = None,
 ) -> None:
     """The attempt's prompt (:func:`make_prompt`, from attempt a-1's ``previous`` messages, response and score)
-    and reply (:func:`make_response`) in folder ``here``; once more, fitted into it, when the endpoint refused
-    the prompt for a context window it stated and the prompt was not fitted into (:func:`refit_needed`)."""
+    and reply (:func:`make_response`) in folder ``here``; when the endpoint refused the prompt for a context
+    window it stated and the prompt was not fitted into (:func:`refit_window`), the prompt is fitted into that
+    window and sent once more if it now fits with room for a reply and differs from what was sent (its messages,
+    or a ``max_tokens`` the window cannot hold); else the refusal stands (F-Context)."""
+    stated, sent = None, None
     for _ in range(2):
         make_prompt(agent, case, attempt, here / "prompt.md", here / "messages.json", *previous)
+        if stated is not None and not _worth_sending(read_json(here / "messages.json")["messages"], stated, sent):
+            log.info("%s: the prompt cannot fit the %d-token window the endpoint stated: not sent again", here, stated)
+            return
         make_response(
             agent,
             case,
@@ -173,20 +179,37 @@ def prompt_and_reply(
             ledger,
             server_logs,
         )
-        if not refit_needed(here / "messages.json", here / "response.json"):
+        if stated is not None or (stated := refit_window(here / "messages.json", here / "response.json")) is None:
             return
-        log.info("%s: the endpoint stated a smaller context window; the prompt is fitted into it and sent again", here)
+        sent = (read_json(here / "messages.json")["messages"], read_json(here / "response.json").get("extra") or {})
+        log.info("%s: the endpoint stated a %d-token context window; the prompt is fitted into it", here, stated)
 
 
-def refit_needed(messages_path: Path, response_path: Path) -> bool:
-    """Whether the endpoint refused the prompt for a window it stated (``extra.window_tokens``) smaller than the
-    one the prompt was fitted into, or the prompt was fitted into none: then it is fitted and sent again, once."""
+def _worth_sending(messages: list[dict[str, Any]], window: int, sent: Any) -> bool:
+    """Whether the refitted ``messages`` fit ``window`` with room for a reply and differ from the refused
+    request ``sent`` (its messages, and the reply's ``extra``), in their text or in a ``max_tokens`` too large
+    for the window."""
+    from simcodebench.agents.backends.openai_backend import MIN_REPLY_TOKENS
+
+    room = window - fit_estimate(messages)
+    if room < MIN_REPLY_TOKENS:
+        return False
+    before, extra = sent
+    too_long = extra.get("max_tokens_sent") is None or int(extra["max_tokens_sent"]) > room
+    return messages != before or too_long
+
+
+def refit_window(messages_path: Path, response_path: Path) -> int | None:
+    """The window the endpoint stated when it refused the prompt (``extra.window_tokens``), where it is smaller
+    than the one the prompt was fitted into, or the prompt was fitted into none; else None."""
     response = read_json(response_path)
     stated = (response.get("extra") or {}).get("window_tokens") if response.get("status") == "context" else None
     if stated is None:
-        return False
+        return None
     fit = read_json(messages_path).get("context_fit")
-    return fit is None or fit.get("window_tokens") is None or int(fit["window_tokens"]) > int(stated)
+    if fit is None or fit.get("window_tokens") is None or int(fit["window_tokens"]) > int(stated):
+        return int(stated)
+    return None
 
 
 DEFAULT_ENDPOINT_CAP = 8
