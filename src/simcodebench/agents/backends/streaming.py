@@ -5,6 +5,7 @@ The request's HTTP timeouts are the agent's silence timeout (``silence_s``) betw
 as long as it keeps sending, and a server that sends nothing for ``silence_s`` fails the request (the caller
 decides whether that was a queue or a dead server). Leaving the stream early, for any reason, closes the
 response, which closes its connection: servers that stop on disconnect (llama.cpp's, vLLM) stop generating.
+Every stream asks for its own connection (``Connection: close``), so that one that broke is never reused.
 
 A server or proxy that answers a stream request with a plain JSON body is read as a plain reply; one that refuses
 ``stream_options`` is asked again without it (the tokens are then counted from the chunks, one a chunk, as
@@ -72,7 +73,9 @@ def stream_chat(
     """
     options = {"stream_options": {"include_usage": True}} if include_usage else {}
     start = time.monotonic()
-    stream = client.chat.completions.create(**request, **options, stream=True, timeout=timeout(silence_s))
+    stream = client.chat.completions.create(
+        **request, **options, stream=True, timeout=timeout(silence_s), extra_headers={"Connection": "close"}
+    )
     with stream:
         if "text/event-stream" not in stream.response.headers.get("content-type", ""):
             body = stream.response.json() if stream.response.read() else {}
