@@ -47,14 +47,18 @@ def _agent(url: str, **extra: Any) -> dict[str, Any]:
 
 
 def test_the_server_says_it_serves_one_at_a_time_and_its_refusal_states_the_window(server):
+    """What the server says (llama-cpp-python: one at a time; the window only in a refusal, which a probe of a
+    prompt longer than any window draws out), and a refusal of a real request teaching the window too."""
     info = server_info(server + "/", "none", MODEL)
     assert info.capacity == 1 and "llama-cpp-python" in info.capacity_source
-    assert info.window is None  # this server does not say its window: its refusal does
+    assert info.window == N_CTX and "refusal" in info.window_source
     long = [{"role": "user", "content": "word " * 12_000}]  # about 12,000 tokens
     reply = call_openai(_agent(server, max_tokens=16), long, agent_name="t", seed=None)
-    assert reply.status == "context" and reply.extra["window_tokens"] == N_CTX
-    assert "maximum context length is 8192 tokens" in reply.reason
-    assert learnt_window(server, MODEL) == N_CTX
+    assert reply.status == "context" and reply.extra["window_tokens"] == N_CTX  # refused before it was sent
+    server_info.cache_clear()
+    learnt = call_openai(_agent(server, max_tokens=16, context_tokens=100_000), long, agent_name="t", seed=None)
+    assert learnt.status == "context" and "maximum context length is 8192 tokens" in learnt.reason
+    assert learnt.extra["window_tokens"] == N_CTX and learnt_window(server, MODEL) == N_CTX
 
 
 def test_two_requests_in_flight_to_the_one_slot_server_are_never_retried_while_the_first_streams(server):

@@ -116,8 +116,13 @@ class Caller:
             settings = _served(settings, self.agent.name, self.server_logs)
         seed = settings.get("seed")
         started = time.time()
+        ledger = self.ledger
         reply = call_openai(
-            settings, messages, agent_name=self.agent.name, seed=None if seed is None else int(seed) + self.sample
+            settings,
+            messages,
+            agent_name=self.agent.name,
+            seed=None if seed is None else int(seed) + self.sample,
+            abandon=None if ledger is None else lambda: run_stop.abandoned(ledger),
         )
         if self.ledger is not None and reply.cost_usd:
             budget.charge(self.ledger, reply.cost_usd, key)

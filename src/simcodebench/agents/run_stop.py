@@ -9,7 +9,8 @@ next run asks those samples (``pipeline/stale.py``). Requests already in flight 
 The time limit counts from the run's start: ``SIMCODEBENCH_RUN_STARTED`` (seconds since the epoch), which
 ``simcodebench eval`` sets when it starts and the workflow sets when it loads where no one has (job processes
 inherit it); the user's stop is the file ``cache/stop-asking`` of the results folder, which ``simcodebench
-eval`` writes on the first Ctrl-C and removes when the run has ended.
+eval`` writes on the first Ctrl-C and removes when the run has ended; a second Ctrl-C writes
+``cache/abandon-asking`` too, which closes the replies streaming then (:func:`abandoned`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from simcodebench.agents.budget import NOT_ASKED, stopped_marker
 
 RUN_STARTED = "SIMCODEBENCH_RUN_STARTED"
 STOP_FILE = "stop-asking"
+ABANDON_FILE = "abandon-asking"
 
 
 def mark_run_start() -> None:
@@ -39,6 +41,11 @@ def run_started() -> float:
 def stop_file(ledger: Path) -> Path:
     """The user's stop file of the results folder that holds the spend ``ledger`` (``cache/spend/<agent>.jsonl``)."""
     return Path(ledger).parent.parent / STOP_FILE
+
+
+def abandoned(ledger: Path) -> bool:
+    """Whether the user abandoned the run (a second Ctrl-C): replies streaming now are closed."""
+    return (Path(ledger).parent.parent / ABANDON_FILE).is_file()
 
 
 def stop_reason(settings: dict[str, Any], ledger: Path) -> str | None:

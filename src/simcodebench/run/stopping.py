@@ -3,7 +3,8 @@
 The workflow runs in a session of its own, so the terminal's Ctrl-C reaches only this process. The first Ctrl-C
 writes the stop file (:mod:`simcodebench.agents.run_stop`): no request is made after it, the requests in flight
 finish, the samples left are recorded as not asked, what was asked is scored and the summary is written. A second
-Ctrl-C abandons the run (Snakemake is interrupted; what finished is kept). Either way the next run resumes.
+Ctrl-C abandons the run: the replies streaming are closed and Snakemake is interrupted; what finished is kept.
+Either way the next run resumes.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ import sys
 import time
 from pathlib import Path
 
-from simcodebench.agents.run_stop import RUN_STARTED
+from simcodebench.agents.run_stop import ABANDON_FILE, RUN_STARTED
 from simcodebench.core.layout import Layout
 
 
 def run_stoppable(command: list[str], layout: Layout) -> int:
     """Run the workflow ``command``; its exit status (after a second Ctrl-C, the status it ended with)."""
     stop = Path(layout.stop_asking)
+    abandon = stop.with_name(ABANDON_FILE)
     stop.unlink(missing_ok=True)
+    abandon.unlink(missing_ok=True)
     env = {**os.environ, RUN_STARTED: repr(time.time())}
     process = subprocess.Popen(command, env=env, start_new_session=True)
     interrupted = 0
@@ -43,6 +46,8 @@ def run_stoppable(command: list[str], layout: Layout) -> int:
                     )
                 else:
                     print("\nCtrl-C again: the run is abandoned; the next run resumes", file=sys.stderr, flush=True)
+                    abandon.touch()
                     os.killpg(process.pid, signal.SIGINT)
     finally:
         stop.unlink(missing_ok=True)
+        abandon.unlink(missing_ok=True)

@@ -13,6 +13,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import openai
@@ -30,7 +31,13 @@ from simcodebench.agents.backends.endpoint_cap import EndpointCap, endpoint_cap
 from simcodebench.agents.backends.reasoning import split_reasoning
 from simcodebench.agents.backends.reply import CONTEXT, NO_RESPONSE, OK, Reply
 from simcodebench.agents.backends.server_info import server_info
-from simcodebench.agents.backends.streaming import StreamBroke, Streamed, refuses_stream_options, stream_chat
+from simcodebench.agents.backends.streaming import (
+    Abandoned,
+    StreamBroke,
+    Streamed,
+    refuses_stream_options,
+    stream_chat,
+)
 from simcodebench.agents.fit_context import fit_estimate
 from simcodebench.core.errors import EndpointError, InputError
 
@@ -57,7 +64,14 @@ class _Transient(Exception):
         self.retry_after = retry_after
 
 
-def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_name: str, seed: int | None) -> Reply:
+def call_openai(
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]],
+    *,
+    agent_name: str,
+    seed: int | None,
+    abandon: Callable[[], bool] | None = None,
+) -> Reply:
     """Ask an OpenAI-compatible endpoint for one chat completion, streamed, and return it as a :class:`Reply`.
 
     Agent keys:
@@ -91,8 +105,10 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
     not retried: refused before it is sent, or by the endpoint with a 400 or 413 that names the context length
     (a window it states is learnt, and the reply's ``extra.window_tokens`` keeps it).
 
+    ``abandon`` (a run abandoned on a second Ctrl-C) closes a streaming reply at its next chunk.
+
     Raises :class:`InputError` when the key's variable is unset, and :class:`EndpointError` when a request
-    fails at once (4xx other than 429) or every try failed.
+    fails at once (4xx other than 429), every try failed, or the run was abandoned.
     """
     api_key = _api_key(agent, agent_name)
     request_seed = seed if seed is not None else agent.get("seed")
@@ -127,7 +143,7 @@ def call_openai(agent: dict[str, Any], messages: list[dict[str, Any]], *, agent_
             extra["max_tokens_sent"] = limit
         info = server_info(endpoint, api_key, str(agent["model"]))
         cap = endpoint_cap(endpoint, info.capacity, info.capacity_source)
-        ask = _Ask(client, cap, timeout_s, api_key, stream=bool(agent.get("stream", True)))
+        ask = _Ask(client, cap, timeout_s, api_key, stream=bool(agent.get("stream", True)), abandon=abandon)
         last_error, field_swapped, failed, again, made = "", False, 0, 0, 0
         while failed <= max_retries:
             made += 1
@@ -246,9 +262,17 @@ class _Again(Exception):
 class _Ask:
     """Asks one request, streamed where the server streams, holding a place under the endpoint's cap."""
 
-    def __init__(self, client: openai.OpenAI, cap: EndpointCap, timeout_s: float, api_key: str, stream: bool) -> None:
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        cap: EndpointCap,
+        timeout_s: float,
+        api_key: str,
+        stream: bool,
+        abandon: Callable[[], bool] | None = None,
+    ) -> None:
         self.client, self.cap, self.timeout_s, self.api_key = client, cap, timeout_s, api_key
-        self.stream, self.include_usage = stream, True
+        self.stream, self.include_usage, self.abandon = stream, True, abandon
 
     def once(self, request: dict[str, Any]) -> Streamed:
         """One HTTP request: the reply read whole; retryable failures raise :class:`_Transient`, a queued one
@@ -257,7 +281,9 @@ class _Ask:
             sent = time.monotonic()
             try:
                 if self.stream:
-                    result = stream_chat(self.client, request, self.timeout_s, self.cap, ident, self.include_usage)
+                    result = stream_chat(
+                        self.client, request, self.timeout_s, self.cap, ident, self.include_usage, self.abandon
+                    )
                 else:
                     result = self._plain(request)
             except openai.APIStatusError as exc:
@@ -279,6 +305,8 @@ class _Ask:
                         f"no first token in {self.timeout_s:g} s while the server streamed others", True
                     ) from None
                 raise _Transient(f"timed out: no byte from the server in {self.timeout_s:g} s") from None
+            except Abandoned as exc:
+                raise EndpointError(str(exc)) from None
             except StreamBroke as exc:
                 why = _scrub(str(exc), self.api_key)
                 if not self.cap.got_token(ident):

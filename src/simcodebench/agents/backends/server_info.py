@@ -9,7 +9,9 @@ is allowed to fail, and what was read is named in the result's ``source``:
 - llama-cpp-python's server (``python -m llama_cpp.server``, what ``make llm-server`` builds): ``GET
   /openapi.json`` is titled "llama.cpp Python API"; it generates one reply at a time (a lock is held around every
   generation, and with its default ``interrupt_requests`` a second request even cuts the first one short), so its
-  capacity is 1; it states no window (learnt from its refusal instead, :mod:`.context`);
+  capacity is 1; it states its window only when it refuses a prompt, so it is asked to refuse one that is longer
+  than any window (:data:`PROBE_WORDS` words, ``max_tokens`` 1): it counts the tokens, refuses with "maximum
+  context length is N tokens" and evaluates none;
 - vLLM: ``GET /v1/models`` gives ``max_model_len``; ``GET /metrics`` names vLLM (``vllm:`` metrics) and, where an
   info metric carries a ``max_num_seqs`` label, the requests it batches at once;
 - Ollama: ``GET /api/ps`` gives the ``context_length`` of a loaded model, else ``POST /api/show`` its ``num_ctx``
@@ -30,6 +32,9 @@ from dataclasses import dataclass
 from typing import Any
 
 PROBE_TIMEOUT_S = 3.0
+PROBE_WORDS = 1 << 20
+"""Words of the prompt that llama-cpp-python's server is asked to refuse (a token or more each: over any window)."""
+REFUSAL_TIMEOUT_S = 30.0
 LLAMA_CPP_PYTHON_TITLE = "llama.cpp Python API"
 _MAX_NUM_SEQS = re.compile(r'^vllm:[a-z_]*info\{[^}]*max_num_seqs="(\d+)"', re.MULTILINE)
 _OLLAMA_NUM_CTX = re.compile(r"^num_ctx\s+(\d+)", re.MULTILINE)
@@ -101,13 +106,37 @@ def _llama_server(root: str, api_key: str | None) -> ServerInfo | None:
     return None
 
 
-def _llama_cpp_python(root: str, api_key: str | None) -> ServerInfo | None:
+def _llama_cpp_python(root: str, api_key: str | None, model: str) -> ServerInfo | None:
+    """llama-cpp-python's server: one at a time, and the window its refusal of :func:`_refused_window` states."""
     got = _get(f"{root}/openapi.json", api_key)
     spec = got[1] if got else None
     title = ((spec or {}).get("info") or {}).get("title", "") if isinstance(spec, dict) else ""
-    if LLAMA_CPP_PYTHON_TITLE in str(title):
-        return ServerInfo(1, "llama-cpp-python server (GET /openapi.json): it generates one reply at a time")
-    return None
+    if LLAMA_CPP_PYTHON_TITLE not in str(title):
+        return None
+    window = _refused_window(root, api_key, model)
+    return ServerInfo(
+        1,
+        "llama-cpp-python server (GET /openapi.json): it generates one reply at a time",
+        window,
+        "llama-cpp-python's refusal of a prompt longer than any window (POST /v1/chat/completions)" if window else None,
+    )
+
+
+def _refused_window(root: str, api_key: str | None, model: str) -> int | None:
+    """The window llama-cpp-python's server states when it refuses a prompt of :data:`PROBE_WORDS` words: it
+    counts the prompt's tokens and refuses before any is evaluated, so the probe costs the tokenizing alone."""
+    from simcodebench.agents.backends.context import window_in
+
+    body = {"model": model, "max_tokens": 1, "messages": [{"role": "user", "content": "x " * PROBE_WORDS}]}
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
+    request = urllib.request.Request(f"{root}/v1/chat/completions", json.dumps(body).encode(), headers)
+    try:
+        with urllib.request.urlopen(request, timeout=REFUSAL_TIMEOUT_S):
+            return None
+    except urllib.error.HTTPError as exc:
+        return window_in(exc.read(100_000).decode("utf-8", "replace")) if exc.code == 400 else None
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
 
 
 def _vllm_capacity(root: str, api_key: str | None) -> ServerInfo | None:
@@ -163,7 +192,7 @@ def server_info(base_url: str, api_key: str | None, model: str) -> ServerInfo:
     """What the server at ``base_url`` says of its capacity and of ``model``'s window (module docstring), read
     once per process."""
     root = root_url(base_url)
-    capacity = _llama_server(root, api_key) or _llama_cpp_python(root, api_key) or _vllm_capacity(root, api_key)
+    capacity = _llama_server(root, api_key) or _llama_cpp_python(root, api_key, model) or _vllm_capacity(root, api_key)
     found = capacity or ServerInfo()
     if found.window is None:
         window = (

@@ -15,6 +15,7 @@ llama.cpp and vLLM send them).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,10 @@ class Streamed:
     usage_counted: bool = False
 
 
+class Abandoned(Exception):
+    """The run was abandoned while the reply streamed (its connection is closed)."""
+
+
 class StreamBroke(Exception):
     """The stream's connection broke after its headers (the SDK's :class:`openai.APIConnectionError` is its
     ``__cause__``)."""
@@ -64,8 +69,10 @@ def stream_chat(
     cap: EndpointCap | None = None,
     ident: int = -1,
     include_usage: bool = True,
+    abandon: Callable[[], bool] | None = None,
 ) -> Streamed:
-    """Ask ``request`` as a stream and read it whole (each token reported to ``cap`` under ``ident``).
+    """Ask ``request`` as a stream and read it whole (each token reported to ``cap`` under ``ident``); when
+    ``abandon()`` says so, at a chunk, the stream is closed and :class:`Abandoned` raised.
 
     Raises the SDK's errors: :class:`openai.APIStatusError` when refused, :class:`openai.APITimeoutError` after
     ``silence_s`` without a byte, :class:`openai.APIConnectionError` when no connection is made; and
@@ -85,6 +92,8 @@ def stream_chat(
         first: float | None = None
         chunks, finish, model, ident_text, usage = 0, None, None, None, None
         for chunk in _chunks(stream):
+            if abandon is not None and abandon():
+                raise Abandoned("the run was abandoned: the reply's stream is closed")
             data = chunk.to_dict()
             model, ident_text = data.get("model") or model, data.get("id") or ident_text
             usage = data.get("usage") or usage
