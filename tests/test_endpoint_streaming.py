@@ -208,3 +208,14 @@ def test_what_each_server_says_of_itself_is_read_and_named(pages, capacity, wind
     assert (info.capacity, info.window) == (capacity, window)
     if named:
         assert named in (info.capacity_source or info.window_source)
+
+
+def test_an_abandoned_run_closes_the_streaming_reply():
+    with OpenAIServer() as server:
+        server.queue(ok(TEN_WORDS, gap=0.2))
+        with pytest.raises(EndpointError, match="abandoned"):
+            call_openai(_agent(server), MESSAGES, agent_name="tester", seed=None, abandon=lambda: True)
+        deadline = time.monotonic() + 5
+        while server.disconnects < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert server.count == 1 and server.disconnects == 1  # asked once, left at once: the server saw it go
