@@ -176,8 +176,9 @@ def test_a_refusal_that_states_the_window_teaches_it():
 
 
 def test_the_reply_ceiling_leaves_the_prompt_its_room():
-    prompt = [{"content": "x" * 3000}]  # 1000 tokens at 3 characters a token
-    assert reply_ceiling(10_000, 8192, prompt) == 7192
+    prompt = [{"content": "x" * 3000}]  # 1000 tokens at 3 characters a token, 1250 with the margin
+    assert reply_ceiling(10_000, 8192, prompt) == 6942
+    assert reply_ceiling(10_000, 8192, prompt, share=0.25) == 2048  # a reply that later prompts embed
     assert reply_ceiling(2048, 8192, prompt) == 2048
     assert reply_ceiling(2048, None, prompt) == 2048 and reply_ceiling(None, 8192, prompt) is None
     assert reply_ceiling(2048, 1000, prompt) == 16  # nothing left: the least, and the server says the rest

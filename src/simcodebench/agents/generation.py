@@ -20,6 +20,10 @@ from simcodebench.core.cases import Case
 from simcodebench.core.io import canonical_json, sha256_text
 
 TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
+PROSE_SHARE = 0.25
+"""A role that writes no code (Re4's Consultant and Reviewer, ...) is answered in at most this share of the
+context window: later prompts embed its reply, and must still fit (a Consultant that looped to the window's
+end left the Programmer's prompt no room)."""
 REPLAY_KEYS = ("suite", "case", "sample", "attempt", "role", "response")
 
 
@@ -93,9 +97,9 @@ class Caller:
                 return _record("replay", None, reason=reason)
             extra = {k: v for k, v in entry.items() if k not in REPLAY_KEYS}
             return _record("replay", entry["response"], model=extra.get("model"), extra=extra)
-        return self._openai(role.name, messages)
+        return self._openai(role.name, messages, writes_code=role.writes_code)
 
-    def _openai(self, role: str, messages: Messages) -> dict[str, Any]:
+    def _openai(self, role: str, messages: Messages, writes_code: bool = True) -> dict[str, Any]:
         from simcodebench.agents.backends.openai_backend import call_openai
 
         settings = self.agent.role_settings(role)
@@ -123,6 +127,7 @@ class Caller:
             agent_name=self.agent.name,
             seed=None if seed is None else int(seed) + self.sample,
             abandon=None if ledger is None else lambda: run_stop.abandoned(ledger),
+            reply_share=None if writes_code else PROSE_SHARE,
         )
         if self.ledger is not None and reply.cost_usd:
             budget.charge(self.ledger, reply.cost_usd, key)
