@@ -69,11 +69,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(autouse=True)
 def _no_remembered_windows() -> None:
-    """Forget the context windows read from servers: a process remembers them by URL, and the scripted servers
-    of two tests may get the same port."""
-    from simcodebench.agents.backends.context import _served_window
+    """Forget what servers said and refusals taught (windows, capacities, caps): a process remembers them by URL,
+    and the scripted servers of two tests may get the same port."""
+    from simcodebench.agents.backends import context, endpoint_cap
+    from simcodebench.agents.backends.server_info import server_info
 
-    _served_window.cache_clear()
+    server_info.cache_clear()
+    context.forget()
+    endpoint_cap.forget()
 
 
 @pytest.fixture(scope="session")

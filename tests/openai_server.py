@@ -1,10 +1,16 @@
 """A scripted OpenAI chat-completions server on 127.0.0.1, for tests over real HTTP.
 
 Each ``POST /v1/chat/completions`` consumes the next behaviour of :attr:`OpenAIServer.script` (see
-:func:`ok`, :func:`status`, :func:`malformed`, :func:`delay`); once the script is empty the server answers
-with its default behaviour, or with ``responder(request_json)`` (the reply text, or a :func:`ok` behaviour),
-or with an echo of the model name and a hash of the last user message. Every request is recorded, the key's
-value excepted.
+:func:`ok`, :func:`status`, :func:`malformed`, :func:`delay`, :func:`stall`); once the script is empty the
+server answers with its default behaviour, or with ``responder(request_json)`` (the reply text, or a :func:`ok`
+behaviour), or with an echo of the model name and a hash of the last user message. Every request is recorded,
+the key's value excepted (POSTs to other paths are answered 404 and not recorded).
+
+A request with ``stream: true`` is answered as server-sent events, one word a chunk, ``gap`` seconds apart,
+with a usage chunk when ``stream_options.include_usage`` asks for one, unless :attr:`OpenAIServer.streams` is
+False (then it gets the plain JSON body, as a server that does not stream). :attr:`OpenAIServer.slots` makes it
+answer that many requests at once and hold the others, silent, until one ends (a one-slot llama.cpp server);
+:attr:`OpenAIServer.pages` answers GETs of other paths (``/props``, ``/openapi.json``) with JSON.
 
 Use it as a context manager, or through the ``openai_server`` fixture::
 
@@ -15,9 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -41,6 +49,8 @@ class Behaviour:
     seconds: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     reasoning: str | None = None
+    gap: float = 0.0
+    stall: float = 0.0
 
 
 def ok(
@@ -49,10 +59,20 @@ def ok(
     usage: dict[str, int] | None = None,
     finish_reason: str = "stop",
     reasoning: str | None = None,
+    gap: float = 0.0,
 ) -> Behaviour:
     """A chat completion; text defaults to the server's default reply, model to the requested one; ``reasoning``
-    is sent in the message's ``reasoning_content`` (as vLLM and DeepSeek send it)."""
-    return Behaviour("ok", text=text, model=model, usage=usage, finish_reason=finish_reason, reasoning=reasoning)
+    is sent in the message's ``reasoning_content`` (as vLLM and DeepSeek send it); a stream sends a chunk every
+    ``gap`` seconds."""
+    return Behaviour(
+        "ok", text=text, model=model, usage=usage, finish_reason=finish_reason, reasoning=reasoning, gap=gap
+    )
+
+
+def stall(seconds: float, text: str | None = None, gap: float = 0.0) -> Behaviour:
+    """A stream whose headers come at once and whose first chunk comes ``seconds`` later (a plain request:
+    its body ``seconds`` later)."""
+    return Behaviour("delay", text=text, stall=seconds, gap=gap)
 
 
 def status(code: int, body: Any = None, headers: dict[str, str] | None = None) -> Behaviour:
@@ -104,10 +124,23 @@ class OpenAIServer:
     """Requests being answered now."""
     peak_in_flight: int = 0
     """The most requests answered at once so far."""
+    streams: bool = True
+    """Whether a request asking for a stream gets one (else the plain body)."""
+    slots: int | None = None
+    """Requests answered at once; the others wait, silent, in a queue (None: no limit)."""
+    pages: dict[str, Any] = field(default_factory=dict)
+    """Answers to GETs of other paths than ``/v1/models`` (e.g. ``/props``): JSON, or a string sent as is."""
+    disconnects: int = 0
+    """Streams the client left before their end."""
+    arrived: int = 0
+    """Requests open now, waiting for a slot or answered."""
+    peak_arrived: int = 0
+    """The most requests open at once so far (waiting for a slot or answered)."""
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
+        self._slots = threading.Semaphore(self.slots) if self.slots else None
 
     @property
     def url(self) -> str:
@@ -145,23 +178,36 @@ class OpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes, dict[str, str]]:
-        """Record one request; return the status, body and extra headers (counted in :attr:`in_flight` meanwhile)."""
+    @contextmanager
+    def serving(self) -> Iterator[None]:
+        """Hold a slot (waiting for one when :attr:`slots` are all busy) and count the request in flight."""
+        with self._lock:
+            self.arrived += 1
+            self.peak_arrived = max(self.peak_arrived, self.arrived)
+        if self._slots is not None:
+            self._slots.acquire()
         with self._lock:
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         try:
-            return self._answer(path, headers, raw)
+            yield
         finally:
             with self._lock:
                 self.in_flight -= 1
+                self.arrived -= 1
+            if self._slots is not None:
+                self._slots.release()
 
-    def _answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, bytes, dict[str, str]]:
+    def answer(self, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, Any, dict[str, str]]:
+        """Record one request; return the status, body (bytes, or a list of ``(wait, event)`` of a stream) and
+        extra headers."""
         try:
             request = json.loads(raw)
         except ValueError:
             request = None
         kept = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+        if path != CHAT_PATH:  # a client's probe of another server's API (Ollama's /api/show): not recorded
+            return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}}), {}
         with self._lock:
             self.requests.append(RecordedRequest(path, kept, len(kept) < len(headers), request))
             if not self.authorised(headers):
@@ -178,7 +224,11 @@ class OpenAIServer:
             body = behaviour.body
             return 200, body.encode() if isinstance(body, str) else _dumps(body), {}
         time.sleep(behaviour.seconds)
-        return 200, _dumps(self._completion(behaviour, request)), {}
+        completion = self._completion(behaviour, request)
+        if not (request.get("stream") and self.streams):
+            time.sleep(behaviour.stall)
+            return 200, _dumps(completion), {}
+        return 200, _events(completion, behaviour, request), {}
 
     def authorised(self, headers: dict[str, str]) -> bool:
         """Whether ``headers`` carry the :attr:`key` (always, when there is none)."""
@@ -189,6 +239,9 @@ class OpenAIServer:
         """The answer to a GET: the model list at ``/v1/models``, else 404; 401 without the :attr:`key`."""
         if not self.authorised(headers or {}):
             return 401, _UNAUTHORISED
+        if path in self.pages:
+            page = self.pages[path]
+            return 200, page.encode() if isinstance(page, str) else _dumps(page)
         if path != "/v1/models":
             return 404, _dumps({"error": {"message": f"no route {path}", "type": "not_found"}})
         data = [{"id": m, "object": "model", "owned_by": "test", "max_model_len": n} for m, n in self.windows.items()]
@@ -236,6 +289,28 @@ def _dumps(data: Any) -> bytes:
     return json.dumps(data).encode()
 
 
+def _events(completion: dict[str, Any], behaviour: Behaviour, request: dict[str, Any]) -> list[tuple[float, bytes]]:
+    """The server-sent events of ``completion``: a role chunk at once, then one word a chunk (the first after
+    ``stall``, the others ``gap`` apart), a finish chunk, a usage chunk when asked for, and ``[DONE]``."""
+    message = completion["choices"][0]["message"]
+    base = {"id": completion["id"], "object": "chat.completion.chunk", "created": completion["created"]}
+    base["model"] = completion["model"]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return b"data: " + _dumps({**base, "choices": [choice]}) + b"\n\n"
+
+    events = [(0.0, chunk({"role": "assistant"}))]
+    pieces = [("reasoning_content", message["reasoning_content"])] if message.get("reasoning_content") else []
+    pieces += [("content", word) for word in re.findall(r"\S+\s*|\s+", message["content"] or "")]
+    for index, (name, piece) in enumerate(pieces):
+        events.append((behaviour.stall if index == 0 else behaviour.gap, chunk({name: piece})))
+    events.append((0.0, chunk({}, completion["choices"][0]["finish_reason"])))
+    if (request.get("stream_options") or {}).get("include_usage"):
+        events.append((0.0, b"data: " + _dumps({**base, "choices": [], "usage": completion["usage"]}) + b"\n\n"))
+    return [*events, (0.0, b"data: [DONE]\n\n")]
+
+
 _UNAUTHORISED = _dumps({"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
 
 
@@ -245,17 +320,38 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            code, body, extra = server.answer(self.path, dict(self.headers.items()), raw)
+            serving = server.serving() if self.path == CHAT_PATH else nullcontext()  # a probe takes no slot
+            with serving:
+                code, body, extra = server.answer(self.path, dict(self.headers.items()), raw)
+                try:
+                    if isinstance(body, list):
+                        self._stream(body)
+                        return
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    for name, value in extra.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client timed out and left
+
+        def _stream(self, events: list[tuple[float, bytes]]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.flush()
+            self.close_connection = True
             try:
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                for name, value in extra.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
+                for wait, event in events:
+                    time.sleep(wait)
+                    self.wfile.write(event)
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
-                pass  # the client timed out and left
+                with server._lock:
+                    server.disconnects += 1
 
         def do_GET(self) -> None:
             code, body = server.models(self.path, dict(self.headers.items()))

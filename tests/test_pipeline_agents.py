@@ -157,14 +157,18 @@ def test_replies_cut_at_max_tokens_are_scored_flagged_and_counted(tmp_path, pyth
 
 def test_prompts_over_the_context_window_fail_their_samples_and_the_summary_is_written(tmp_path, python_env):
     """A prompt over the stated window is never sent, and one the endpoint refuses with a 400 naming the context
-    length is not retried: both samples fail as F-Context, and the run goes on to its summary."""
+    length is not retried as is: it is sent once more with the reply's ceiling lowered to what the stated window
+    leaves (the prompt, about 410 tokens, may fit 512 with a short reply), and refused again; both samples fail
+    as F-Context, and the run goes on to its summary."""
     message = "This model's maximum context length is 512 tokens. However, you requested 2000 tokens."
     refusal = status(400, {"error": {"message": message, "type": "invalid_request_error"}})
     with OpenAIServer(default=refusal) as server:
         agents = {"small": _openai_agent(server.url, 1, context_tokens=10), "refused": _openai_agent(server.url, 1)}
         work = make_workdir(tmp_path, {"suites": ["re4"], "cases": {"re4": ["hilbert"]}, "agents": agents})
         snakemake(work, env={"SCB_TEST_KEY": SECRET})
-        assert server.count == 1  # the refused agent's one request; the small one sent nothing
+        assert server.count == 2  # the refused agent's two requests; the small one sent nothing
+        first, second = (request.json.get("max_tokens") for request in server.requests)
+        assert first > 512 and second <= 512 - 410
     frame = scores(work).set_index("agent")
     assert set(frame.failure_class) == {"F-Context"}
     assert "cannot fit the context window of 10 tokens" in frame.loc["small", "message"]

@@ -1,6 +1,7 @@
 from snakemake.utils import validate
 from snakemake_interface_executor_plugins.settings import ExecMode
 
+from simcodebench.agents import run_stop
 from simcodebench.agents.backends import local_server
 from simcodebench.core.logs import show_logs
 from simcodebench.execution import slots
@@ -11,6 +12,7 @@ from simcodebench.pipeline.stale import remove_stale_records
 
 validate(config, "../schemas/config.schema.yaml")
 show_logs()
+run_stop.mark_run_start()  # an agent's max_minutes count from here (or from simcodebench eval's start)
 
 PLAN = Plan.from_config(config)
 LAYOUT = PLAN.layout

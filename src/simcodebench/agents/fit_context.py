@@ -1,14 +1,15 @@
 """Fit a prompt's optional context into the model's context window, dropping whole pieces, least relevant first.
 
 A suite lists its optional context as :class:`~simcodebench.core.plugin.ContextPiece`\\ s (its plugin's
-``optional_context``). When the window is known (an ``openai`` agent's ``context_tokens``, else the server's
-``max_model_len``), the prompt must fit in the window less the reply's reserve (the agent's ``max_tokens``, else a
-quarter of the window). Tokens are estimated at :data:`FIT_CHARS_PER_TOKEN` characters a token, fewer than the
-4 a token of the send-time check (:mod:`simcodebench.agents.backends.context`): tokenizers cut code finer than
-prose (SmolLM2's made 3.3 characters a token of the physics prompt), so a fitted prompt is rarely refused. Until
-the estimate fits, pieces are dropped by decreasing ``rank``, the last listed first among equals; what is left
-when all are dropped is the mandatory prompt, and if that does not fit either the prompt is sent as it is and
-fails as F-Context. When the window is unknown nothing is dropped.
+``optional_context``). When the window is known (an ``openai`` agent's ``context_tokens``, else what the server says
+or its refusal stated, :mod:`simcodebench.agents.backends.context`), the prompt must fit in the window less the
+reply's reserve (the agent's ``max_tokens`` up to half the window, else a quarter of the window). Tokens are
+estimated at :data:`FIT_CHARS_PER_TOKEN` characters a token, fewer than the 4 a token of the send-time check
+(:mod:`simcodebench.agents.backends.context`): tokenizers cut code finer than prose (SmolLM2's made 3.3 characters a
+token of the physics prompt), so a fitted prompt is rarely refused. Until the estimate fits, pieces are dropped by
+decreasing ``rank``, the last listed first among equals; what is left when all are dropped is the mandatory prompt,
+and if that does not fit either the prompt is sent as it is and fails as F-Context. When the window is unknown
+nothing is dropped.
 
 The window reaches :func:`~simcodebench.agents.prompts.render_messages` through :func:`fitting`, which the
 ``prompt`` step wraps around the strategy's ``prepare`` (strategies build prompts without knowing the agent's
@@ -72,10 +73,11 @@ _FITS: ContextVar[list[Fit] | None] = ContextVar("simcodebench_prompt_fits", def
 
 
 def agent_window(window_tokens: int | None, max_tokens: int | None) -> Window | None:
-    """The window to fit into: None when the window is unknown; the reserve is ``max_tokens`` when set."""
+    """The window to fit into: None when the window is unknown; the reserve is ``max_tokens`` when set, but at
+    most half the window (the reply's ceiling is lowered to what the prompt leaves when it is sent)."""
     if window_tokens is None:
         return None
-    reserve = int(max_tokens) if max_tokens else window_tokens // RESERVE_SHARE
+    reserve = min(int(max_tokens), window_tokens // 2) if max_tokens else window_tokens // RESERVE_SHARE
     return Window(int(window_tokens), reserve)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcodebench.agents import budget
+from simcodebench.agents import budget, run_stop
 from simcodebench.agents.backends.alternative import alternative_reply
 from simcodebench.agents.backends.cache import ReplyCache, reply_key
 from simcodebench.agents.backends.mutant import build_mutant
@@ -21,6 +21,10 @@ from simcodebench.core.cases import Case
 from simcodebench.core.io import canonical_json, sha256_text
 
 TOKENS = ("prompt_tokens", "completion_tokens", "total_tokens")
+PROSE_SHARE = 0.25
+"""A role that writes no code (Re4's Consultant and Reviewer, ...) is answered in at most this share of the
+context window: later prompts embed its reply, and must still fit (a Consultant that looped to the window's
+end left the Programmer's prompt no room)."""
 REPLAY_KEYS = ("suite", "case", "sample", "attempt", "role", "response")
 
 
@@ -49,7 +53,8 @@ class Caller:
     under ``cache_root``: an entry is never requested twice unless ``force`` is set, and deleting
     ``results/runs`` keeps the cache. A request with a cost is charged
     to the agent's spend ledger ``ledger`` (:mod:`simcodebench.agents.budget`); once the agent's ``max_cost_usd``
-    is reached, no request is made and the call is recorded with status ``budget``, not cached. An agent with
+    is reached, or its time limit or the user stopped the run (:mod:`simcodebench.agents.run_stop`), no request
+    is made and the call is recorded with status ``budget``, not cached. An agent with
     ``serve`` is answered by the llama.cpp server the harness starts for it on the first call the cache cannot
     answer (its log in ``server_logs``); the server's URL stays out of the cache key.
     """
@@ -97,9 +102,9 @@ class Caller:
                 return _record("replay", None, reason=reason)
             extra = {k: v for k, v in entry.items() if k not in REPLAY_KEYS}
             return _record("replay", entry["response"], model=extra.get("model"), extra=extra)
-        return self._openai(role.name, messages)
+        return self._openai(role.name, messages, writes_code=role.writes_code)
 
-    def _openai(self, role: str, messages: Messages) -> dict[str, Any]:
+    def _openai(self, role: str, messages: Messages, writes_code: bool = True) -> dict[str, Any]:
         from simcodebench.agents.backends.openai_backend import call_openai
 
         settings = self.agent.role_settings(role)
@@ -108,20 +113,30 @@ class Caller:
         cached = None if self.force else cache.get(key)
         if cached is not None:
             return {**cached, "cache_key": key, "cache_hit": True}
-        stopped = budget.stop_reason(self.agent.settings, self.ledger) if self.ledger is not None else None
-        if stopped is not None:  # never cached: a run with a higher budget asks it
+        stopped = None
+        if self.ledger is not None:
+            stopped = budget.stop_reason(self.agent.settings, self.ledger) or run_stop.stop_reason(
+                self.agent.settings, self.ledger
+            )
+        if stopped is not None:  # never cached: a run with a higher budget, more time or no stop asks it
             record = Reply(BUDGET, reason=stopped).to_dict()
             return {"backend": "openai", **record, "cache_key": key, "cache_hit": False}
         if settings.get("serve"):
             settings = _served(settings, self.agent.name, self.server_logs)
         seed = settings.get("seed")
         started = time.time()
+        ledger = self.ledger
         reply = call_openai(
-            settings, messages, agent_name=self.agent.name, seed=None if seed is None else int(seed) + self.sample
+            settings,
+            messages,
+            agent_name=self.agent.name,
+            seed=None if seed is None else int(seed) + self.sample,
+            abandon=None if ledger is None else lambda: run_stop.abandoned(ledger),
+            reply_share=None if writes_code else PROSE_SHARE,
         )
         if self.ledger is not None and reply.cost_usd:
             budget.charge(self.ledger, reply.cost_usd, key)
-        record = {"backend": "openai", **reply.to_dict(), "requested_at": started}
+        record = {"backend": "openai", **reply.to_dict(), "requested_at": started, "answered_at": time.time()}
         if reply.status != CONTEXT:  # a refusal depends on the server's window too: asked again next time
             try:
                 cache.put(key, record, force=self.force)

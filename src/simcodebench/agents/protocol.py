@@ -5,8 +5,9 @@ the suite's paper setting gives (``protocol.settings.<name>`` in ``suite.yaml``:
 temperature, max_tokens, samples), so that ``protocol: paper`` reproduces the paper even where the agent sets
 its own temperature or strategy for other suites; then ``suites.<suite>`` of the agent. A key the paper leaves
 out (e.g. PDEAgent-Bench's max tokens) keeps the agent's value, and so does a replay agent's ``samples:
-recorded``. When the strategy changes, the agent's roles and
-strategy options that the new strategy does not have are left out (they belong to the agent's own strategy).
+recorded``; an ``openai`` agent left without ``max_tokens`` gets the suite's default (:mod:`.reply_limit`).
+When the strategy changes, the agent's roles and strategy options that the new strategy does not have are left
+out (they belong to the agent's own strategy).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from simcodebench.agents.reply_limit import with_default
 from simcodebench.agents.strategies import DEFAULT, STRATEGIES, Strategy
 from simcodebench.core.cases import Suite
 from simcodebench.core.errors import InputError
@@ -79,6 +81,7 @@ def effective_settings(settings: dict[str, Any], suite: Suite) -> dict[str, Any]
         if own.get("samples") == RECORDED:
             paper.pop("samples", None)
     merged = {**own, **paper, **{key: value for key, value in overrides.items() if key != "setting"}}
+    merged = with_default(merged, suite)
     strategy = merged.get("strategy", DEFAULT)
     if strategy == own.get("strategy", DEFAULT) or strategy not in STRATEGIES:
         return merged

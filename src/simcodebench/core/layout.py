@@ -52,6 +52,11 @@ class Layout:
         """``cache/replies/``: every reply received, content-addressed."""
         return f"{self.root}/cache/replies"
 
+    @property
+    def stop_asking(self) -> str:
+        """``cache/stop-asking``: while it exists no request is made (``agents/run_stop.py``)."""
+        return f"{self.root}/cache/stop-asking"
+
     def spend_ledger(self, agent: str) -> str:
         """``cache/spend/<agent>.jsonl``: the cost of each request the agent made, over every run."""
         return f"{self.root}/cache/spend/{agent}.jsonl"

@@ -15,7 +15,7 @@ from typing import Any
 
 from simcodebench.agents.artifacts import extract_files, write_solution
 from simcodebench.agents.extract import ExtractionError
-from simcodebench.agents.fit_context import Window, agent_window, fitting
+from simcodebench.agents.fit_context import Window, agent_window, fit_estimate, fitting
 from simcodebench.agents.generation import generate
 from simcodebench.agents.prompts import messages_to_markdown, showing_thresholds, shows_thresholds
 from simcodebench.agents.settings import Agent
@@ -143,6 +143,76 @@ def make_solution(case: Case, response_path: Path, out_manifest: Path) -> None:
     write_json(out_manifest, manifest)
 
 
+def prompt_and_reply(
+    agent: Agent,
+    case: Case,
+    sample: int,
+    attempt: int,
+    here: Path,
+    previous: list[Path | None],
+    cache_root: Path,
+    calibration: Path | None = None,
+    force: bool = False,
+    ledger: Path | None = None,
+    server_logs: Path | None = None,
+) -> None:
+    """The attempt's prompt (:func:`make_prompt`, from attempt a-1's ``previous`` messages, response and score)
+    and reply (:func:`make_response`) in folder ``here``; when the endpoint refused the prompt for a context
+    window it stated and the prompt was not fitted into (:func:`refit_window`), the prompt is fitted into that
+    window and sent once more if it now fits with room for a reply and differs from what was sent (its messages,
+    or a ``max_tokens`` the window cannot hold); else the refusal stands (F-Context)."""
+    stated, sent = None, None
+    for _ in range(2):
+        make_prompt(agent, case, attempt, here / "prompt.md", here / "messages.json", *previous)
+        if stated is not None and not _worth_sending(read_json(here / "messages.json")["messages"], stated, sent):
+            log.info("%s: the prompt cannot fit the %d-token window the endpoint stated: not sent again", here, stated)
+            return
+        make_response(
+            agent,
+            case,
+            sample,
+            attempt,
+            here / "messages.json",
+            here / "response.json",
+            cache_root,
+            calibration,
+            force,
+            ledger,
+            server_logs,
+        )
+        if stated is not None or (stated := refit_window(here / "messages.json", here / "response.json")) is None:
+            return
+        sent = (read_json(here / "messages.json")["messages"], read_json(here / "response.json").get("extra") or {})
+        log.info("%s: the endpoint stated a %d-token context window; the prompt is fitted into it", here, stated)
+
+
+def _worth_sending(messages: list[dict[str, Any]], window: int, sent: Any) -> bool:
+    """Whether the refitted ``messages`` fit ``window`` with room for a reply and differ from the refused
+    request ``sent`` (its messages, and the reply's ``extra``), in their text or in a ``max_tokens`` too large
+    for the window."""
+    from simcodebench.agents.backends.openai_backend import MIN_REPLY_TOKENS
+
+    room = window - fit_estimate(messages)
+    if room < MIN_REPLY_TOKENS:
+        return False
+    before, extra = sent
+    too_long = extra.get("max_tokens_sent") is None or int(extra["max_tokens_sent"]) > room
+    return messages != before or too_long
+
+
+def refit_window(messages_path: Path, response_path: Path) -> int | None:
+    """The window the endpoint stated when it refused the prompt (``extra.window_tokens``), where it is smaller
+    than the one the prompt was fitted into, or the prompt was fitted into none; else None."""
+    response = read_json(response_path)
+    stated = (response.get("extra") or {}).get("window_tokens") if response.get("status") == "context" else None
+    if stated is None:
+        return None
+    fit = read_json(messages_path).get("context_fit")
+    if fit is None or fit.get("window_tokens") is None or int(fit["window_tokens"]) > int(stated):
+        return int(stated)
+    return None
+
+
 DEFAULT_ENDPOINT_CAP = 8
 """Requests in flight per endpoint when ``--resources llm_<endpoint>=N`` does not say (the profiles say 8)."""
 
@@ -166,21 +236,13 @@ def ask_attempt(plan: Plan, agent_name: str, suite: str, case_id: str, sample: i
     thresholds = read_json(calibration).get("thresholds") if shows and calibration else None
     start = time.perf_counter()
     with job_log(here / "ask.log"), showing_thresholds(thresholds):
-        make_prompt(
-            agent,
-            case,
-            attempt,
-            here / "prompt.md",
-            here / "messages.json",
-            *(previous / n if attempt else None for n in read),
-        )
-        make_response(
+        prompt_and_reply(
             agent,
             case,
             sample,
             attempt,
-            here / "messages.json",
-            here / "response.json",
+            here,
+            [previous / n for n in read] if attempt else [None] * len(read),
             Path(plan.layout.reply_cache),
             calibration,
             plan.force_reply,

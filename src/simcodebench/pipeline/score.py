@@ -54,6 +54,18 @@ def _stderr_warnings(run_dir: Path) -> int:
     return sum("warning" in line.lower() for line in stderr.read_text(errors="replace").splitlines())
 
 
+def request_spans(response: dict[str, Any]) -> list[list[float]]:
+    """``[start, end]`` (seconds since the epoch) of each request the attempt's calls made in their run (not the
+    cache's replies): the successful request's own time, ending when its reply came."""
+    spans = []
+    for call in response.get("calls") or []:
+        if call.get("cache_hit") or call.get("answered_at") is None or not call.get("latency_s"):
+            continue
+        end = float(call["answered_at"])
+        spans.append([round(end - float(call["latency_s"]), 3), round(end, 3)])
+    return spans
+
+
 def make_score(
     agent: Agent,
     case: Case,
@@ -93,6 +105,10 @@ def make_score(
         "latency_s": response.get("latency_s"),
         "cache_hit": response.get("cache_hit"),
         "finish_reason": response.get("finish_reason"),
+        "first_token_s": response.get("first_token_s"),
+        "tokens_per_s": response.get("tokens_per_s"),
+        "streamed": response.get("streamed"),
+        "requests": request_spans(response),
     }
     if response["status"] == "skipped":
         write_json(

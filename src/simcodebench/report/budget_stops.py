@@ -1,4 +1,5 @@
-"""The summary's section on agents stopped by their budget (``max_cost_usd``): their unasked samples, per suite."""
+"""The summary's section on agents stopped by their budget (``max_cost_usd``), their time limit (``max_minutes``) or
+the user (Ctrl-C on ``simcodebench eval``): their unasked samples, per suite."""
 
 from __future__ import annotations
 
@@ -32,9 +33,8 @@ def markdown(frame: pd.DataFrame) -> str:
         reason = max(rows["message"], key=_spend).removeprefix(NOT_ASKED)
         lines.append(f"- **{agent}**: {reason}; {len(rows)} samples not asked ({suites})")
     return (
-        "\n## Agents stopped by their budget (F-Budget)\n\n"
-        "These samples were not asked: they count neither as the model's failures nor as F-Infra. Raise the "
-        "agent's `max_cost_usd` and run again to ask them (the replies already received come from the cache).\n\n"
-        + "\n".join(lines)
-        + "\n"
+        "\n## Agents stopped by their budget, time limit or the user (F-Budget)\n\n"
+        "These samples were not asked: they count neither as the model's failures nor as F-Infra. Run again to "
+        "ask them (after a budget stop, with a higher `max_cost_usd`; the replies already received come from the "
+        "cache).\n\n" + "\n".join(lines) + "\n"
     )

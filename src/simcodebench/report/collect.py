@@ -38,6 +38,9 @@ COLUMNS: dict[str, str] = {
     "completion_tokens": "Int64",
     "cost_usd": "float64",
     "latency_s": "float64",
+    "first_token_s": "float64",
+    "tokens_per_s": "float64",
+    "requests": "object",
     "finish_reason": "object",
     "truncated": "bool",
     "message": "object",
@@ -52,9 +55,12 @@ COLUMNS: dict[str, str] = {
     "case_version": "object",
     "machine": "object",
 }
-"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is
-the strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``finish_reason``: the endpoint's, of the reply
-extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
+"""Columns of the tidy frame and their dtypes; ``metrics`` is the score's metrics as compact JSON; ``stage`` is the
+strategy's name of the attempt (``ans-0``, ``rev-1``, ...); ``latency_s``: the seconds of the attempt's requests,
+summed; ``first_token_s`` and ``tokens_per_s``: the time to the first token and the completion tokens a second
+(after the first token, for a streamed reply) of the reply extraction read; ``requests``: the ``[start, end]`` of
+each request the attempt made in its run, as JSON (none for the cache's replies); ``finish_reason``: the endpoint's,
+of the reply extraction read; ``truncated``: that reply was cut at the token limit (``finish_reason`` ``length``);
 ``verdict`` the Re^4 Reviewer's ACCEPT/REVISE; ``executable``: ran and wrote well-formed, finite outputs;
 ``selected``: the final row of the sample a ``best_of_n`` agent chose for its case (see :func:`mark_selected`);
 ``runtime``: where the run executed (``apptainer``, ``bwrap``, ``local``; empty when nothing ran);
@@ -108,6 +114,9 @@ def _row(rec: dict[str, Any], selected: dict[tuple[str, str, str, int], int]) ->
         "completion_tokens": gen.get("completion_tokens"),
         "cost_usd": gen.get("cost_usd"),
         "latency_s": gen.get("latency_s"),
+        "first_token_s": gen.get("first_token_s"),
+        "tokens_per_s": gen.get("tokens_per_s"),
+        "requests": json.dumps(gen.get("requests") or []),
         "finish_reason": gen.get("finish_reason"),
         "truncated": bool(rec.get("truncated")),
         "message": rec.get("message") or "",

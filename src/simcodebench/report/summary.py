@@ -8,7 +8,7 @@ from pathlib import Path
 from simcodebench.core import case_failures
 from simcodebench.core.io import atomic_write_text
 from simcodebench.core.plugin import SuitePlugin
-from simcodebench.report import budget_stops, runtimes
+from simcodebench.report import budget_stops, replies, runtimes
 from simcodebench.report.collect import collect, collect_samples
 from simcodebench.report.plots import failure_class_plot
 from simcodebench.report.tables import write_tables
@@ -23,8 +23,9 @@ def write_summary(
     ``scores.csv`` (one row per agent, suite, case, sample, attempt), ``<suite>.md`` per suite, ``summary.md``
     and ``failure_classes.png``, each atomically. Samples of a case whose reference or
     calibration failed (``F-Case``) are left out of the tables and the plot and listed in ``summary.md``, and so
-    are the agents stopped by their budget (``F-Budget`` samples, never asked); a last section says where the
-    samples ran (:mod:`.runtimes`).
+    are the agents stopped by their budget, time limit or the user (``F-Budget`` samples, never asked); the
+    replies received in the run get a section of their own (:mod:`simcodebench.report.replies`), and a last
+    section says where the samples ran (:mod:`.runtimes`).
     Returns the paths keyed by file name.
     """
     out_dir = Path(out_dir)
@@ -35,7 +36,8 @@ def write_summary(
     plot = out_dir / "failure_classes.png"
     failure_class_plot(scored, plot)
     paths = [scores, *write_tables(scored, out_dir, plugins), plot]
-    apart = case_failures.markdown(failed) + budget_stops.markdown(frame) + runtimes.markdown(frame)
+    apart = case_failures.markdown(failed) + budget_stops.markdown(frame) + replies.markdown(frame)
+    apart += runtimes.markdown(frame)
     if apart:
         summary = out_dir / "summary.md"
         atomic_write_text(summary, summary.read_text() + apart, mode=0o644)

@@ -1,5 +1,6 @@
-"""``simcodebench eval``: resolve the config, check the endpoint, write the config beside the results, run the
-workflow and exit with its status."""
+"""``simcodebench eval``: resolve the config, check the endpoint (and say what it serves at once and its context
+window), write the config beside the results, run the workflow (Ctrl-C stops asking and still writes the summary)
+and exit with its status."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ from simcodebench.execution.images import image_present
 from simcodebench.execution.runtime.apptainer import apptainer_available
 from simcodebench.execution.sandbox import NO_ENVIRONMENT
 from simcodebench.pipeline.plan import Plan
+from simcodebench.run.endpoint_report import describe_endpoint
 from simcodebench.run.eval_config import COMMAND_LINE, config_text, default_config, resolve_config, write_config
 from simcodebench.run.preflight import preflight
+from simcodebench.run.reply_limits import reply_limit_lines
+from simcodebench.run.stopping import run_stoppable
 
 DEFAULT_ENDPOINT = "llm_openai"
 """The Snakemake resource that caps an ``openai`` agent's requests in flight (its ``endpoint`` default)."""
@@ -38,6 +42,9 @@ def _check_numbers(args: argparse.Namespace) -> None:
         ("max_tokens", 1),
         ("cores", 1),
         ("max_connections", 1),
+        ("context_tokens", 1),
+        ("timeout_s", 1),
+        ("max_minutes", 0),
         ("temperature", 0),
         ("max_cost_usd", 0),
     ):
@@ -74,8 +81,11 @@ def profile_folder(profile: str) -> Path:
     return folder.resolve()
 
 
-def snakemake_command(args: argparse.Namespace, config_file: Path, run_dir: Path) -> list[str]:
-    """The Snakemake command line that runs the workflow on ``config_file`` in ``run_dir``."""
+def snakemake_command(
+    args: argparse.Namespace, config_file: Path, run_dir: Path, in_flight: int | None = None
+) -> list[str]:
+    """The Snakemake command line that runs the workflow on ``config_file`` in ``run_dir``, with at most
+    ``in_flight`` requests at once to the endpoint when given (else ``--max-connections``, else the profile's)."""
     command = [
         sys.executable,
         "-m",
@@ -92,8 +102,8 @@ def snakemake_command(args: argparse.Namespace, config_file: Path, run_dir: Path
     ]
     if args.cores:
         command += ["--cores", str(args.cores)]
-    if args.max_connections:
-        command += ["--resources", f"{DEFAULT_ENDPOINT}={args.max_connections}"]
+    if in_flight or args.max_connections:
+        command += ["--resources", f"{DEFAULT_ENDPOINT}={in_flight or args.max_connections}"]
     if args.dry_run:
         command.append("--dry-run")
     return command
@@ -107,22 +117,28 @@ def run_eval(args: argparse.Namespace) -> int:
     config = resolve_config(args, default_config())
     run_dir = Path(args.run_dir).resolve()
     config_file = Path(Layout.of(run_dir).eval_config)
-    check_environments(Plan.from_config(config, str(config_file)))
-    command = snakemake_command(args, config_file, run_dir)
+    plan = Plan.from_config(config, str(config_file))
+    check_environments(plan)
+    profile_folder(args.profile)
     (agent,) = config["agents"].values()
     served = preflight(agent)
     listed = f"{len(served)} model(s) listed"
     print(f"preflight: {agent['base_url']} ({listed}) answered a 1-token chat request of '{agent['model']}'")
+    endpoint = describe_endpoint(agent, args.max_connections)
+    for line in endpoint.lines:
+        print(line)
+    notes = [*endpoint.lines, *reply_limit_lines(plan)]
+    command = snakemake_command(args, config_file, run_dir, endpoint.in_flight)
     if args.dry_run:
         with tempfile.TemporaryDirectory(prefix="simcodebench-eval-") as scratch:
             scratch_file = Path(scratch) / "eval_config.yaml"
-            planned = snakemake_command(args, scratch_file, run_dir)
-            scratch_file.write_text(config_text(config, argv, planned))
+            planned = snakemake_command(args, scratch_file, run_dir, endpoint.in_flight)
+            scratch_file.write_text(config_text(config, argv, planned, notes))
             print(scratch_file.read_text(), end="", flush=True)
             return subprocess.run(planned).returncode
-    write_config(config_file, config, argv, command)
+    write_config(config_file, config, argv, command, notes)
     print(f"config: {config_file}", flush=True)
-    status = subprocess.run(command).returncode
+    status = run_stoppable(command, Layout.of(run_dir))
     summary = Layout.of(run_dir).summary
     if status == 0:
         print(f"scores: {summary}/scores.csv  tables: {summary}/summary.md  config: {config_file}")
@@ -153,9 +169,25 @@ def add_eval_command(commands: argparse._SubParsersAction) -> None:
     )
     model.add_argument("--agent", help="the agent's name in the results (default: the model's, sanitised)")
     model.add_argument("--temperature", type=float, help="sampling temperature (default: the server's)")
-    model.add_argument("--max-tokens", type=int, help="the reply's token limit (default: the server's)")
+    model.add_argument(
+        "--max-tokens",
+        type=int,
+        help="the reply's token limit (default: the paper's where --protocol paper sets one, else the suite's "
+        "default; lowered to what the context window leaves after the prompt)",
+    )
+    model.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the model's context window (default: what the server says, else what its first refusal states)",
+    )
     model.add_argument("--seed", type=int, help="the request's seed (default: none)")
-    model.add_argument("--timeout-s", type=float, help="one request's timeout in seconds (default 600)")
+    model.add_argument(
+        "--timeout-s",
+        type=float,
+        help="seconds the server may stay silent before a request fails (default 600); a streamed reply may run "
+        "as long as its tokens keep coming",
+    )
     model.add_argument(
         "--price",
         type=float,
@@ -177,7 +209,17 @@ def add_eval_command(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--profile", default="local", help="Snakemake profile: local, slurm or a folder (default local)")
     run.add_argument("--cores", type=int, help="cores of the local run (default: the profile's)")
     run.add_argument(
-        "--max-connections", type=int, help="requests in flight to the endpoint (default: the profile's, 8)"
+        "--max-connections",
+        type=int,
+        help="requests in flight to the endpoint (default: the server's capacity where it says it, else the "
+        "profile's, 8)",
+    )
+    run.add_argument(
+        "--max-minutes",
+        type=float,
+        metavar="M",
+        help="ask nothing new after M minutes (key max_minutes): the samples left are counted apart, the summary "
+        "is written, and the next run asks them",
     )
     run.add_argument(
         "--dry-run",

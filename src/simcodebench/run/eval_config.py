@@ -30,6 +30,8 @@ PASSED_THROUGH = {
     "protocol": "protocol",
     "seed": "seed",
     "timeout_s": "timeout_s",
+    "context_tokens": "context_tokens",
+    "max_minutes": "max_minutes",
 }
 """Agent keys taken from the options of the same name when they are given (else the backend's default)."""
 
@@ -85,19 +87,25 @@ def resolve_config(args: argparse.Namespace, base: dict[str, Any]) -> dict[str, 
     return config
 
 
-def config_text(config: dict[str, Any], argv: list[str], workflow: list[str]) -> str:
-    """The resolved config as YAML, headed by its provenance: the command line, the date, the package's version
-    and the ``workflow`` command that runs it (comments, so that the file stays a valid ``--configfile``)."""
+def config_text(config: dict[str, Any], argv: list[str], workflow: list[str], notes: list[str] = ()) -> str:
+    """The resolved config as YAML, headed by its provenance: the command line, the date, the package's version,
+    the ``workflow`` command that runs it and ``notes`` (what the endpoint said, the ``max_tokens`` each role is
+    sent and why), all comments, so that the file stays a valid ``--configfile``."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     header = (
         f"# Resolved by simcodebench {__version__} on {stamp} from:\n"
         f"#   {shlex.join(['simcodebench', *argv])}\n"
         f"# which ran the workflow as:\n#   {shlex.join(workflow)}\n"
     )
+    if notes:
+        header += "# The endpoint, and the max_tokens every role is sent (lowered at send time to what the context\n"
+        header += "# window leaves after the prompt):\n" + "".join(f"#   {line}\n" for line in notes)
     return header + yaml.safe_dump(config, sort_keys=False)
 
 
-def write_config(path: Path, config: dict[str, Any], argv: list[str], workflow: list[str]) -> None:
+def write_config(
+    path: Path, config: dict[str, Any], argv: list[str], workflow: list[str], notes: list[str] = ()
+) -> None:
     """Write the resolved config with its provenance to ``path`` at once (never half-written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, config_text(config, argv, workflow), mode=0o644)
+    atomic_write_text(path, config_text(config, argv, workflow, notes), mode=0o644)

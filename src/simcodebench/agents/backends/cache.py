@@ -22,6 +22,8 @@ IGNORED_AGENT_KEYS = frozenset(
         "attempts",
         "price",
         "max_cost_usd",
+        "max_minutes",
+        "stream",
         "timeout_s",
         "max_retries",
         "backoff_s",

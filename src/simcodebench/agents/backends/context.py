@@ -1,7 +1,9 @@
 """The context window of an endpoint's model, and prompts that cannot fit in it.
 
-The window is the agent's ``context_tokens`` when it states one, else what the server reports for the model
-in ``GET /v1/models`` (vLLM's ``max_model_len``), else unknown. A prompt is refused before it is sent when its
+The window is the agent's ``context_tokens`` when it states one, else the one a refusal of this endpoint
+stated in this process (:func:`learn_window`: "maximum context length is N tokens"), else what the server
+reports (:mod:`.server_info`: llama.cpp's ``/props``, vLLM's ``max_model_len``, Ollama's, LM Studio's), else
+unknown. A prompt is refused before it is sent when its
 estimate, :data:`CHARS_PER_TOKEN` characters a token, is over the window: most tokenizers make more tokens
 than that of code and prose, so only a prompt that is surely too long is refused here; the server's own
 refusal (an HTTP 400 or 413 naming the context length, :func:`names_context`) catches the rest. Either way the
@@ -10,19 +12,27 @@ sample fails as F-Context, its own failure class, never as an endpoint error.
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 from typing import Any
 
 import openai
 
 from simcodebench.agents.backends.local_server import DEFAULT_N_CTX
+from simcodebench.agents.backends.server_info import server_info
 
 CHARS_PER_TOKEN = 4
 _CONTEXT_WORDS = re.compile(
     r"context[ _]?(?:length|window)|max(?:imum)?[ _]model[ _]len|prompt is too long|too many (?:input )?tokens",
     re.IGNORECASE,
 )
+_STATED = re.compile(
+    r"maximum context length is (\d+)|context window of (\d+)|context (?:size|length) (?:of|is) (\d+)"
+    r"|\bn_ctx\W{0,4}(\d+)",
+    re.IGNORECASE,
+)
+_learnt: dict[tuple[str, str], int] = {}
+_learnt_lock = threading.Lock()
 
 
 def estimate_tokens(messages: list[dict[str, Any]]) -> int:
@@ -33,6 +43,26 @@ def estimate_tokens(messages: list[dict[str, Any]]) -> int:
 def names_context(status_code: int, message: str) -> bool:
     """Whether a refused request (``status_code``, the server's ``message``) was refused for its length."""
     return status_code in (400, 413) and _CONTEXT_WORDS.search(message) is not None
+
+
+def window_in(message: str) -> int | None:
+    """The window a refusal states ("maximum context length is 8192 tokens", llama.cpp's "n_ctx": 8192), if any."""
+    found = _STATED.search(message)
+    if found is None:
+        return None
+    return int(next(group for group in found.groups() if group))
+
+
+def learn_window(endpoint: str, model: str, tokens: int) -> None:
+    """Keep the window a refusal of ``endpoint`` stated for ``model``, for the rest of the process."""
+    with _learnt_lock:
+        _learnt[(endpoint.rstrip("/"), model)] = tokens
+
+
+def learnt_window(endpoint: str, model: str) -> int | None:
+    """The window a refusal of ``endpoint`` stated for ``model`` in this process, if any."""
+    with _learnt_lock:
+        return _learnt.get((endpoint.rstrip("/"), model))
 
 
 def stated_window(agent: dict[str, Any]) -> int | None:
@@ -46,24 +76,16 @@ def stated_window(agent: dict[str, Any]) -> int | None:
 
 
 def context_window(client: openai.OpenAI, agent: dict[str, Any]) -> int | None:
-    """The model's window in tokens: the one the config states (:func:`stated_window`), else the server's
-    ``max_model_len``."""
+    """The model's window in tokens: the one the config states (:func:`stated_window`), else the one learnt from
+    a refusal, else the server's (:func:`.server_info.server_info`)."""
     stated = stated_window(agent)
     if stated is not None:
         return stated
-    return _served_window(str(client.base_url), client.api_key, str(agent["model"]))
+    endpoint, model = str(client.base_url), str(agent["model"])
+    return learnt_window(endpoint, model) or server_info(endpoint, client.api_key, model).window
 
 
-@functools.lru_cache(maxsize=32)
-def _served_window(base_url: str, api_key: str, model: str) -> int | None:
-    """``max_model_len`` of ``model`` in the server's model list; None when the server does not report it."""
-    try:
-        with openai.OpenAI(base_url=base_url, api_key=api_key, timeout=10.0, max_retries=0) as client:
-            models = client.models.list().data
-    except (openai.OpenAIError, ValueError):
-        return None
-    for entry in models:
-        length = (entry.model_extra or {}).get("max_model_len")
-        if entry.id == model and isinstance(length, int) and length > 0:
-            return length
-    return None
+def forget() -> None:
+    """Forget every learnt window (tests: scripted servers reuse ports)."""
+    with _learnt_lock:
+        _learnt.clear()

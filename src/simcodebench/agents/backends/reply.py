@@ -23,9 +23,11 @@ class Reply:
     ``status`` is ``"ok"`` when the model returned text, ``"no_response"`` when it returned none (empty or
     missing content), ``"context"`` when the prompt cannot fit the model's context window and ``"budget"`` when
     it was not asked because the agent's ``max_cost_usd`` was reached; ``reason`` says why there is no text.
-    ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall
-    time of the request that succeeded. ``reasoning`` is a reasoning model's thinking, kept apart from ``text``
-    (:mod:`simcodebench.agents.backends.reasoning`), which extraction never reads. ``raw`` is the response body as
+    ``tries`` counts the HTTP requests made, retries included; ``latency_s`` is the wall time of the request
+    that succeeded, ``first_token_s`` the seconds to its first token (a streamed reply's), ``tokens_per_s`` its
+    completion tokens a second (after the first token when ``streamed``). ``reasoning`` is a reasoning model's
+    thinking, kept apart from ``text`` (:mod:`simcodebench.agents.backends.reasoning`), which extraction never
+    reads. ``raw`` is the response body as
     received; ``extra`` holds anything else a backend wants to keep (never a secret).
     """
 
@@ -41,6 +43,9 @@ class Reply:
     reason: str | None = None
     raw: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    streamed: bool | None = None
+    first_token_s: float | None = None
+    tokens_per_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The reply as a JSON-ready dict."""
