@@ -111,12 +111,15 @@ ENV_TARGETS := $(addprefix env-,$(SOLVER_ENVS))
 test-provision: env-genesis llm-server python-env $(filter-out env-genesis,$(ENV_TARGETS)) test-deps
 $(ENV_TARGETS): env-%: venv
 	@$(BIN)/simcodebench env setup $* || $(BIN)/python tests/missing.py $*
-# apt-get, one at a time: sandbox, genesis-libs, openfoam, dealii, then the SLURM packages of test-deps
+# apt-get, one at a time: sandbox, genesis-libs, openfoam, dealii, then the SLURM packages of test-deps (this
+# order only under test-provision: `make test-deps` alone still provisions nothing else)
+ifneq ($(filter test-provision,$(MAKECMDGOALS)),)
 genesis-libs: | sandbox
 env-openfoam: | genesis-libs
 env-dealii: | env-openfoam
 test-deps: | env-dealii
 env-genesis: | genesis-libs
+endif
 
 ## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,
 ## MPICH and mpi4py from PyPI); what it cannot provide fails it, unless SIMCODEBENCH_ALLOW_MISSING lists slurm or mpi.
