@@ -81,7 +81,9 @@ def test_the_ensemble_spread_fits_inside_the_pass_mark() -> None:
     is not failed for drawing different noise. On the tests' ensemble (``TEST_ENSEMBLE``: 3 runs on 128 x 65
     nodes), where each run is compared with the mean of only two others, so a wider spread would show sooner;
     the case's 6 runs on 256 x 65 are checked by benchmarks/rayleigh_benard_ensemble.py."""
-    ref = reference(CASE)
+    ref, declared = reference(CASE), case(CASE).hidden.reference["params"]
+    assert (declared["seeds"], declared["nx"], declared["nz"]) == (6, 256, 65)  # the benchmark's ensemble
+    assert ref.meta["params"] == {**declared, **TEST_ENSEMBLE[CASE]}  # the same problem, fewer and coarser runs
     members = [
         {name: ref.fields[f"{name}_members"][i] for name in ("nusselt_wall", "u_rms", "theta_mean")}
         for i in range(TEST_ENSEMBLE[CASE]["seeds"])
