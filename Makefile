@@ -100,17 +100,30 @@ run: python-env dolfinx-env llm-server
 ## make test [TEST_WORKERS=2]: the whole test suite, in TEST_WORKERS processes (pytest-xdist), each taking whole
 ## test modules, so that a module's shared fixtures are made once; the heaviest modules start first
 ## (tests/conftest.py). TEST_WORKERS=0 runs it in this one process.
-## Its provisioning builds llama.cpp while the solver environments and the test dependencies are installed one
-## after another (they share apt-get), so the build's minutes overlap their downloads.
+## Its provisioning runs two jobs at a time (make -j2 -k: each item is tried, as in `make envs`): what installs
+## with apt-get one after another (apt-get takes one install at a time), beside it the pip environments and
+## llama.cpp's build. Where the packages are installed and pip's cache holds the wheels (llama.cpp's too), the
+## pip environments and Genesis's kernel warm-up are what is left, and they use both cores.
 TEST_WORKERS ?= 2
 test: venv
-	$(MAKE) --no-print-directory -j2 test-provision
+	$(MAKE) --no-print-directory -j2 -k test-provision
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
-.PHONY: test-provision test-envs
-test-provision: test-envs llm-server
-test-envs:
-	MAKEFLAGS= $(MAKE) --no-print-directory envs test-deps
+ENV_TARGETS := $(addprefix env-,$(SOLVER_ENVS))
+.PHONY: test-provision $(ENV_TARGETS)
+# the longest first (Genesis: torch, genesis-world and the kernel warm-up), so the rest fills the other job
+test-provision: env-genesis llm-server python-env $(filter-out env-genesis,$(ENV_TARGETS)) test-deps
+$(ENV_TARGETS): env-%: venv
+	@$(BIN)/simcodebench env setup $* || $(BIN)/python tests/missing.py $*
+# apt-get, one at a time: sandbox, genesis-libs, openfoam, dealii, then the SLURM packages of test-deps (this
+# order only under test-provision: `make test-deps` alone still provisions nothing else)
+ifneq ($(filter test-provision,$(MAKECMDGOALS)),)
+genesis-libs: | sandbox
+env-openfoam: | genesis-libs
+env-dealii: | env-openfoam
+test-deps: | env-dealii
+env-genesis: | genesis-libs
+endif
 
 ## make test-deps: what the cluster and MPI tests need (slurm-wlm and munge with apt-get as root on Debian,
 ## MPICH and mpi4py from PyPI); what it cannot provide fails it, unless SIMCODEBENCH_ALLOW_MISSING lists slurm or mpi.
