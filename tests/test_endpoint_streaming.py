@@ -11,10 +11,10 @@ import pytest
 from openai_server import OpenAIServer, ok, stall, status
 
 from simcodebench.agents.backends import endpoint_cap
-from simcodebench.agents.backends.context import learnt_window, window_in
+from simcodebench.agents.backends.context import learnt_window
 from simcodebench.agents.backends.endpoint_cap import EndpointCap
 from simcodebench.agents.backends.openai_backend import call_openai, reply_ceiling, tokens_per_second
-from simcodebench.agents.backends.server_info import server_info
+from simcodebench.agents.backends.server_info import server_info, window_in
 from simcodebench.core.errors import EndpointError
 
 MESSAGES = [{"role": "user", "content": "Solve u_t = u_xx."}]

@@ -18,7 +18,7 @@ def test_an_untimed_run_gets_ten_times_the_agents_wall_limit(monkeypatch, tmp_pa
     case = next(c for c in load_suite_cases(cases_root() / "fem") if c.hidden.reference["generator"] == "refined")
     started = []
 
-    def run(request, runtime):
+    def run(request, runtime, image=None):
         started.append(request)
         (tmp_path / "run" / "stderr.txt").write_text("killed at the wall limit")
         return SimpleNamespace(status="timeout")

@@ -26,11 +26,6 @@ _CONTEXT_WORDS = re.compile(
     r"context[ _]?(?:length|window)|max(?:imum)?[ _]model[ _]len|prompt is too long|too many (?:input )?tokens",
     re.IGNORECASE,
 )
-_STATED = re.compile(
-    r"maximum context length is (\d+)|context window of (\d+)|context (?:size|length) (?:of|is) (\d+)"
-    r"|\bn_ctx\W{0,4}(\d+)",
-    re.IGNORECASE,
-)
 _learnt: dict[tuple[str, str], int] = {}
 _learnt_lock = threading.Lock()
 
@@ -43,14 +38,6 @@ def estimate_tokens(messages: list[dict[str, Any]]) -> int:
 def names_context(status_code: int, message: str) -> bool:
     """Whether a refused request (``status_code``, the server's ``message``) was refused for its length."""
     return status_code in (400, 413) and _CONTEXT_WORDS.search(message) is not None
-
-
-def window_in(message: str) -> int | None:
-    """The window a refusal states ("maximum context length is 8192 tokens", llama.cpp's "n_ctx": 8192), if any."""
-    found = _STATED.search(message)
-    if found is None:
-        return None
-    return int(next(group for group in found.groups() if group))
 
 
 def learn_window(endpoint: str, model: str, tokens: int) -> None:

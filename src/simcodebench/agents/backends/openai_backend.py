@@ -26,12 +26,11 @@ from simcodebench.agents.backends.context import (
     learn_window,
     names_context,
     stated_window,
-    window_in,
 )
 from simcodebench.agents.backends.endpoint_cap import EndpointCap, endpoint_cap
 from simcodebench.agents.backends.reasoning import split_reasoning
 from simcodebench.agents.backends.reply import CONTEXT, NO_RESPONSE, OK, Reply
-from simcodebench.agents.backends.server_info import server_info
+from simcodebench.agents.backends.server_info import server_info, window_in
 from simcodebench.agents.backends.streaming import (
     Abandoned,
     StreamBroke,

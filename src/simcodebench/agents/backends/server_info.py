@@ -122,11 +122,24 @@ def _llama_cpp_python(root: str, api_key: str | None, model: str) -> ServerInfo 
     )
 
 
+_STATED = re.compile(
+    r"maximum context length is (\d+)|context window of (\d+)|context (?:size|length) (?:of|is) (\d+)"
+    r"|\bn_ctx\W{0,4}(\d+)",
+    re.IGNORECASE,
+)
+
+
+def window_in(message: str) -> int | None:
+    """The window a refusal states ("maximum context length is 8192 tokens", llama.cpp's "n_ctx": 8192), if any."""
+    found = _STATED.search(message)
+    if found is None:
+        return None
+    return int(next(group for group in found.groups() if group))
+
+
 def _refused_window(root: str, api_key: str | None, model: str) -> int | None:
     """The window llama-cpp-python's server states when it refuses a prompt of :data:`PROBE_WORDS` words: it
     counts the prompt's tokens and refuses before any is evaluated, so the probe costs the tokenizing alone."""
-    from simcodebench.agents.backends.context import window_in
-
     body = {"model": model, "max_tokens": 1, "messages": [{"role": "user", "content": "x " * PROBE_WORDS}]}
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
     request = urllib.request.Request(f"{root}/v1/chat/completions", json.dumps(body).encode(), headers)

@@ -60,7 +60,9 @@ def import_released_keyhole(folder: Path, out: Path) -> Path:
     staging.mkdir(parents=True)
     try:
         write_yaml(staging / "case.yaml", case)
-        shutil.copy2(template / case["hidden"]["oracle"], staging / case["hidden"]["oracle"])
+        for solution in (case["hidden"]["oracle"], case["hidden"].get("alternative")):  # the second one too
+            if solution:
+                shutil.copy2(template / solution, staging / solution)
         (staging / DATA).symlink_to(data)
         if out.exists():
             shutil.rmtree(out)
