@@ -29,7 +29,6 @@ from simcodebench.execution.images import (
     definition_path,
     definitions_dir,
     environment_hash,
-    full_capabilities,
     image_digest,
     image_labels,
 )
@@ -67,6 +66,17 @@ def host_mirror() -> str:
         if found and "security" not in found.group(1):
             return found.group(1).rstrip("/")
     return DEFAULT_MIRROR
+
+
+def full_capabilities() -> bool:
+    """Whether this process may hold every capability the kernel has (its bounding set is complete)."""
+    try:
+        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+        status = Path("/proc/self/status").read_text()
+    except (OSError, ValueError):
+        return True
+    bounding = re.search(r"^CapBnd:\s*([0-9a-f]+)", status, re.MULTILINE)
+    return bounding is None or int(bounding.group(1), 16) == (1 << (last + 1)) - 1
 
 
 def needs_fakeroot() -> bool:

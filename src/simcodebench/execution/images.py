@@ -28,7 +28,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -99,17 +98,6 @@ def image_present(image: str) -> bool:
 def fuse_usable() -> bool:
     """Whether this user can mount a ``.sif`` (root mounts it itself; others need ``/dev/fuse``)."""
     return os.geteuid() == 0 or os.access("/dev/fuse", os.R_OK | os.W_OK)
-
-
-def full_capabilities() -> bool:
-    """Whether this process may hold every capability the kernel has (its bounding set is complete)."""
-    try:
-        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
-        status = Path("/proc/self/status").read_text()
-    except (OSError, ValueError):
-        return True
-    bounding = re.search(r"^CapBnd:\s*([0-9a-f]+)", status, re.MULTILINE)
-    return bounding is None or int(bounding.group(1), 16) == (1 << (last + 1)) - 1
 
 
 def runnable_image(image: str) -> str:
