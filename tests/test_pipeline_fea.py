@@ -1,6 +1,7 @@
 """End to end: the fea suite through the real workflow on our own case (example_torsion): the oracle passes,
-every mutant lands in its class, the FEABench agent corrects a failing sample over HTTP and picks its final
-attempt blind to the target, and the Gold table is written."""
+every mutant lands in its class, the second solution passes and values it reports wrongly still fail, the
+FEABench agent corrects a failing sample over HTTP and picks its final attempt blind to the target, and the Gold
+table is written."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def run(tmp_path_factory: pytest.TempPathFactory, fea_env) -> SimpleNamespace:
         agents = {
             "oracle": {"backend": "oracle"},
             "mutants": {"backend": "mutant"},
+            "second": {"backend": "alternative"},
+            "second-broken": {"backend": "mutant", "base": "alternative", "mutants": ["default-value", "echo-input"]},
             "agent": {
                 "backend": "openai",
                 "base_url": server.url,
@@ -78,6 +81,17 @@ def test_every_mutant_lands_in_its_declared_class(run):
     assert (mutants.failure_class == mutants.declared_class).all(), mutants[["mutant", "failure_class", "message"]]
     crash = json.loads(mutants[mutants.mutant == "crash"].iloc[0].metrics)
     assert 0 < crash["executability"] < 1  # the raise failed, the rest of the oracle ran
+
+
+def test_the_second_solution_passes_and_its_wrong_values_fail(run):
+    second = run.frame[(run.frame.agent == "second") & run.frame.final]
+    assert list(second.failure_class) == ["Pass"]
+    assert second.iloc[0].error < 1e-4  # quadratic elements on a curved mesh: 201.060 against 201.062
+    broken = run.frame[(run.frame.agent == "second-broken") & run.frame.final].sort_values("mutant")
+    assert list(broken.mutant) == ["default-value@alternative", "echo-input@alternative"]
+    assert list(broken.failure_class) == ["F-Valid", "F-Valid"]
+    page = (run.work / "results" / "summary" / "fea.md").read_text()
+    assert "| second | alternative | Pass | Pass | 1 | yes |" in page
 
 
 def test_feabench_agent_corrects_and_picks_blind_to_the_target(run):

@@ -1,5 +1,6 @@
 """End to end on real OpenFOAM v1912: references from the oracle cases, the oracle passes, each mutant lands in
-its class, a malformed multi-file reply is a model failure (F-Extract), and the FoamBench table is written."""
+its class, the second solution (other linear solvers, schemes, output format) passes and a wrong inlet on it
+fails, a malformed multi-file reply is a model failure (F-Extract), and the FoamBench table is written."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def test_foam_oracle_mutants_and_malformed_replies(tmp_path, openfoam_env):
             "agents": {
                 "oracle": {"backend": "oracle"},
                 "mutants": {"backend": "mutant"},
+                "second": {"backend": "alternative"},
+                "second-broken": {"backend": "mutant", "base": "alternative", "mutants": ["wrong-inlet"]},
                 "broken": {"backend": "replay", "file": str(replay)},
             },
         },
@@ -52,6 +55,11 @@ def test_foam_oracle_mutants_and_malformed_replies(tmp_path, openfoam_env):
     assert len(mutants) == 4 * len(CASES)
     wrong = mutants[mutants.failure_class != mutants.declared_class]
     assert wrong.empty, wrong[["mutant", "declared_class", "failure_class", "message"]].to_string()
+    for case in CASES:
+        second = frame.loc[("second", case, 0)]
+        assert second.failure_class == "Pass" and 0 < second.error < 0.01, second.message  # not the oracle's twin
+        assert frame.loc[("second-broken", case, 0)].failure_class == "F-Acc"
+    assert "| second | alternative | Pass | Pass | 2 | yes |" in (work / "results" / "summary" / "foam.md").read_text()
     duplicate = frame.loc[("broken", "cavity-1", 0)]
     assert duplicate.failure_class == "F-Extract" and "given twice" in duplicate.message
     missing = frame.loc[("broken", "obliqueShock-1", 0)]

@@ -1,9 +1,9 @@
-"""Second solution for comsol_12681_gravity: plane-strain elasticity with quadratic triangles on a graded mesh.
+"""Second solution for comsol_12681_gravity: plane-strain elasticity with biquadratic quadrilaterals on a graded mesh.
 
 The trapezoid is meshed by mapping a structured grid of the unit square, (s, t) -> (4 s, s + t (4 - 2 s)),
 graded towards the clamped edge (s = r^1.5) so that D = (0, 2) is a node in a fine region, and the
-displacement is approximated with P2 triangles (scikit-fem). The shear stress sigma_xy is recovered by an L2
-projection of the element stresses onto the same P2 space and read at D. Units: metres and pascals.
+displacement is approximated with Q2 quadrilaterals (scikit-fem). The shear stress sigma_xy is recovered by an L2
+projection of the element stresses onto the same Q2 space and read at D. Units: metres and pascals.
 """
 
 import json
@@ -16,11 +16,11 @@ from skfem.models.elasticity import lame_parameters
 E, NU, RHO, GRAVITY = 210e9, 0.3, 7000.0, 9.80665
 N = 48
 
-unit = skfem.MeshTri.init_tensor(np.linspace(0.0, 1.0, N + 1) ** 1.5, np.linspace(0.0, 1.0, N + 1))
+unit = skfem.MeshQuad.init_tensor(np.linspace(0.0, 1.0, N + 1) ** 1.5, np.linspace(0.0, 1.0, N + 1))
 s, t = unit.p
-mesh = skfem.MeshTri(np.array([4.0 * s, s + t * (4.0 - 2.0 * s)]), unit.t)
-element = skfem.ElementVector(skfem.ElementTriP2())
-basis = skfem.Basis(mesh, element, intorder=4)
+mesh = skfem.MeshQuad(np.array([4.0 * s, s + t * (4.0 - 2.0 * s)]), unit.t)
+element = skfem.ElementVector(skfem.ElementQuad2())
+basis = skfem.Basis(mesh, element, intorder=5)
 lam, mu = lame_parameters(E, NU)  # plane strain: the 3-D Lame constants
 
 
@@ -41,7 +41,7 @@ def weight(v, _):
 clamped = basis.get_dofs(lambda x: np.isclose(x[0], 0.0)).all()
 u = skfem.solve(*skfem.condense(stiffness.assemble(basis), weight.assemble(basis), D=clamped))
 
-scalar = basis.with_element(skfem.ElementTriP2())
+scalar = basis.with_element(skfem.ElementQuad2())
 sxy = scalar.project(stress(sym_grad(basis.interpolate(u)))[0, 1])
 value = float((scalar.probes(np.array([[0.0], [2.0]])) @ sxy)[0] / 1e6)
 with open("result.json", "w") as handle:

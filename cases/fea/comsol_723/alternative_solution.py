@@ -1,9 +1,9 @@
 """Second solution for comsol_723: the quantum-dot ground state on a gmsh mesh that follows the interfaces.
 
 gmsh (OpenCASCADE kernel) fragments the rectangle 0 <= r <= 25, -50 <= z <= 50 (nm) by the wetting layer and
-the cone's triangle, so element edges lie on every InAs/GaAs interface, with 0.2 nm elements around the dot
-growing to 4 nm far away. scikit-fem then solves the axisymmetric generalised eigenproblem
-int r (c grad u . grad v + V u v) = E int r u v with quadratic (P2) triangles, the material read at each
+the cone's triangle, so element edges lie on every InAs/GaAs interface, with 0.5 nm elements around the dot
+growing to 5 nm far away. scikit-fem then solves the axisymmetric generalised eigenproblem
+int r (c grad u . grad v + V u v) = E int r u v with cubic (P3) triangles, the material read at each
 quadrature point (inside an element, so on one side of every interface), u = 0 on the bottom edge and on the
 outer edge below the wetting layer. The lowest eigenvalue comes from shift-invert Lanczos at 0. Lengths in nm,
 energies in eV, c in eV nm^2.
@@ -32,7 +32,7 @@ occ.fragment([(2, box)], [(2, layer), (2, cone)])
 occ.synchronize()
 field = gmsh.model.mesh.field
 near = field.add("Box")
-for name, value in (("VIn", 0.2), ("VOut", 4.0), ("XMin", 0.0), ("XMax", 16.0), ("YMin", -4.0), ("YMax", 7.0)):
+for name, value in (("VIn", 0.5), ("VOut", 5.0), ("XMin", 0.0), ("XMax", 16.0), ("YMin", -4.0), ("YMax", 7.0)):
     field.setNumber(near, name, value)
 field.setNumber(near, "Thickness", 15.0)
 field.setAsBackgroundMesh(near)
@@ -49,7 +49,7 @@ used = np.unique(triangles)
 renumber = np.zeros(points.shape[1], dtype=int)
 renumber[used] = np.arange(used.size)
 mesh = skfem.MeshTri(points[:, used], renumber[triangles])
-basis = skfem.Basis(mesh, skfem.ElementTriP2(), intorder=4)
+basis = skfem.Basis(mesh, skfem.ElementTriP3(), intorder=6)
 
 
 def in_dot(r, z):
