@@ -45,13 +45,28 @@ def test_case_follows_the_contract(case):
         convert(float(scoring["published_target"]), scoring["published_units"], target["units"])
     source = (case.folder / "reference.py").read_text()
     assert "--level" in source and "result.json" in source
-    modules = {
+    assert _imports(source) <= ALLOWED_IMPORTS | set(sys.stdlib_module_names), _imports(source) - ALLOWED_IMPORTS
+
+
+def _imports(source: str) -> set[str]:
+    return {
         (node.module if isinstance(node, ast.ImportFrom) else alias.name).split(".")[0]
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in node.names
     }
-    assert modules <= ALLOWED_IMPORTS | set(sys.stdlib_module_names), modules - ALLOWED_IMPORTS
+
+
+def test_every_case_but_the_waveguide_has_a_second_solution():
+    """A second solution (README, "Second solutions") writes result.json from the problem alone: it uses the
+    environment's libraries and no refinement level, and is not the reference's text."""
+    with_one = [case for case in CASES if case.hidden.alternative]
+    assert sorted(c.id for c in CASES if c not in with_one) == ["comsol_1863"]
+    for case in with_one:
+        source = (case.folder / case.hidden.alternative).read_text()
+        assert case.hidden.alternative == "alternative_solution.py" and "result.json" in source
+        assert "--level" not in source and source != (case.folder / "reference.py").read_text()
+        assert _imports(source) <= ALLOWED_IMPORTS | set(sys.stdlib_module_names), case.id
 
 
 @pytest.mark.parametrize("variant", [None, "plan", "apidoc"])

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from simcodebench.agents.artifacts import extract_files
+from simcodebench.agents.backends.alternative import alternative_artifact, alternative_reply
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.agents.backends.oracle import oracle_artifact, oracle_reply
 from simcodebench.agents.prompts import render_messages
@@ -29,6 +30,19 @@ def test_eight_families_with_three_variants_or_more(cases):
     counts = Counter(case.visible.spec["family"] for case in cases)
     assert set(counts) == FAMILIES
     assert min(counts.values()) >= 3
+
+
+# What a second solution may choose differently: the numerics and the output format, never the stated problem
+FREE_FILES = {"system/fvSolution", "system/fvSchemes", "system/controlDict"}
+
+
+def test_every_case_has_a_second_solution_that_changes_only_free_settings(cases):
+    for case in cases:
+        oracle, second = oracle_artifact(case), alternative_artifact(case)
+        assert case.hidden.alternative == "alternative" and set(second) == set(oracle), case.id
+        changed = {path for path in oracle if oracle[path] != second[path]}
+        assert changed and changed <= FREE_FILES, (case.id, changed)  # not the oracle's twin
+        assert extract_files(case, alternative_reply(case)) == second
 
 
 def test_oracles_are_whole_cases_that_survive_the_reply_format(cases):
