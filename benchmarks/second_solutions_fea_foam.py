@@ -6,7 +6,11 @@ with the repository's cases (sandbox ``auto``). The mutants of the second soluti
 program (a default or echoed value, wrong units, a crash, no result for fea; a missing patch, a wrong solver,
 an unstable time step, a wrong inlet for foam): fea's ``coarse-mesh`` needs the reference's ``--level``.
 
-Usage: nice -n 5 python benchmarks/second_solutions_fea_foam.py [fea|foam ...] [--cores N] [--keep DIR]
+Another suite's second solutions run the same way with its ``wrong-answer`` mutant (re4's ``unsteady_ns``:
+``re4 --cases unsteady_ns``).
+
+Usage: nice -n 5 python benchmarks/second_solutions_fea_foam.py [fea|foam|re4 ...] [--cases ID ...] [--cores N]
+       [--keep DIR]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ BROKEN = {
     "fea": ["default-value", "echo-input", "foreign-units", "crash", "no-result"],
     "foam": ["missing-patch", "wrong-solver", "unstable-time-step", "wrong-inlet"],
 }
+OTHERS = ["wrong-answer"]
 
 
 def with_alternative(suite: str) -> list[str]:
@@ -33,18 +38,18 @@ def with_alternative(suite: str) -> list[str]:
     return [case.id for case in load_suite_cases(REPO / "cases" / suite) if case.hidden.alternative]
 
 
-def config(suite: str) -> dict:
+def config(suite: str, only: list[str]) -> dict:
     """The run's configuration: the cases with a second solution, their oracle, second solution and the second
     solution's mutants."""
     return {
         "suites": [suite],
-        "cases": {suite: with_alternative(suite)},
+        "cases": {suite: [c for c in with_alternative(suite) if not only or c in only]},
         "cases_dir": str(REPO / "cases"),
         "runtime": "auto",
         "agents": {
             "oracle": {"backend": "oracle"},
             "second": {"backend": "alternative"},
-            "second-broken": {"backend": "mutant", "base": "alternative", "mutants": BROKEN[suite]},
+            "second-broken": {"backend": "mutant", "base": "alternative", "mutants": BROKEN.get(suite, OTHERS)},
         },
     }
 
@@ -78,13 +83,14 @@ def table(frame: pd.DataFrame) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("suites", nargs="*", default=["fea", "foam"])
+    parser.add_argument("--cases", nargs="*", default=[], help="only these cases")
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     for suite in args.suites:
         root = args.keep / suite if args.keep else Path(tempfile.mkdtemp(prefix=f"second-{suite}-"))
-        work = workdir(root, config(suite))
+        work = workdir(root, config(suite, args.cases))
         start = time.perf_counter()
         snakemake(work, "--cores", str(args.cores), "--rerun-incomplete")
         print(f"\n{suite}: whole run {time.perf_counter() - start:.0f} s ({work})\n")

@@ -20,6 +20,9 @@ from simcodebench.pipeline.calibrate import accuracy_threshold
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = sorted(p.parent.name for p in (REPO / "cases" / "re4").glob("*/alternative_solution.py"))
+# Run through the pipeline by benchmarks/second_solutions_fea_foam.py's entry instead (its DOLFINx reference,
+# oracle and second solution add about 40 s to the suite): benchmarks/results/second-solutions.md
+PIPELINE_ONLY = {"unsteady_ns"}
 
 
 def _case(case_id: str) -> Case:
@@ -62,7 +65,7 @@ def test_the_cases_with_a_second_solution() -> None:
     assert all(_case(c).hidden.alternative == "alternative_solution.py" for c in CASES)
 
 
-@pytest.mark.parametrize("case_id", CASES)
+@pytest.mark.parametrize("case_id", [c for c in CASES if c not in PIPELINE_ONLY])
 def test_the_second_solution_meets_the_accuracy_rule(
     case_id: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
