@@ -53,6 +53,10 @@ class CfdCodeSuite(SuitePlugin):
         """The fields beside the reference and their difference (statistics for the convection case)."""
         return scorer.plot_comparison(case, run_dir, reference, png)
 
+    def prompt_context(self, case: Case) -> dict[str, float]:
+        """The pass mark the prompt states (``pass_mark``): the paper's fixed NMSE bound, public by definition."""
+        return {"pass_mark": float(case.threshold_policy()["accuracy"]["value"])}
+
     def add_commands(self, groups: CommandGroups) -> None:
         """``simcodebench replay cfdcodebench`` and ``simcodebench compare cfdcodebench``."""
         replay = groups["replay"].add_parser("cfdcodebench", help="CFDCodeBench's recorded scripts as a replay file")
