@@ -68,8 +68,20 @@ class Generated:
     timings: list[dict[str, Any]] = field(default_factory=list)
 
 
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings as literal blocks, so a fresh case reads like a published one."""
+
+
+def _literal(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
+    style = "|" if "\n" in text and not any(line != line.rstrip() for line in text.splitlines()) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_Dumper.add_representer(str, _literal)
+
+
 def _dump_yaml(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)
 
 
 def _parent(suite: str, root: Path) -> tuple[Path, str | None]:
@@ -120,7 +132,7 @@ def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
     """The family's own files (an oracle in its folder, inputs), then the draw's files and ``case.yaml``."""
     folder.mkdir()
     for entry in sorted(family.folder.iterdir()):
-        if entry.name != "case.yaml" and not entry.name.startswith(".") and entry.name != "__pycache__":
+        if entry.name not in ("case.yaml", "README.md", "__pycache__") and not entry.name.startswith("."):
             (shutil.copytree if entry.is_dir() else shutil.copyfile)(entry, folder / entry.name)
     for name, content in sorted(draw.files.items()):
         path = (folder / name).resolve()
