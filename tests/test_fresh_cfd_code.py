@@ -76,12 +76,14 @@ def test_verification_keeps_a_good_case_and_drops_a_wrong_oracle(tmp_path: Path)
     draw = fresh.fresh_draw(published, np.random.default_rng(11))
     assert draw is not None
     case = write_case(tmp_path, "cfd-code", "diffusion-good", draw.case, draw.files)
-    ok, detail = fresh.verify(case, tmp_path / "good")
-    assert ok, detail
+    check = fresh.verify(case, tmp_path / "good")
+    detail = check.detail
+    assert check.ok, detail
     assert detail["nmse_level1_vs_level2"] <= fresh.REFERENCE_TOL
     assert detail["oracle_nmse"] <= detail["oracle_limit"]
     # The same case whose oracle still diffuses with the published nu: its answer is off, so it is dropped.
     stale = {"reference_solution.py": (published.folder / "reference_solution.py").read_text()}
     case = write_case(tmp_path, "cfd-code", "diffusion-stale", draw.case, stale)
-    ok, detail = fresh.verify(case, tmp_path / "stale")
-    assert not ok and detail["reason"] == "the oracle misses the reference", detail
+    check = fresh.verify(case, tmp_path / "stale")
+    detail = check.detail
+    assert not check.ok and detail["reason"] == "the oracle misses the reference", detail

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from simcodebench.core.cases import Case
+from simcodebench.core.fresh import FreshCheck, FreshDraw
 from simcodebench.core.fresh_edits import Edits, Param, draw, number, ranges, substitute, substitute_strings
 from simcodebench.core.io import read_yaml
 from simcodebench.suites.cfd_code import nmse as metric
@@ -181,18 +182,7 @@ FAMILIES: dict[str, Family] = {
 }
 
 
-@dataclass(frozen=True)
-class Draw:
-    """A fresh instance: the case mapping (its id left to the caller), the files beside it, the drawn
-    parameters and their stated ranges."""
-
-    case: dict[str, Any]
-    files: dict[str, str]
-    params: dict[str, float]
-    ranges: dict[str, tuple[float, float]]
-
-
-def fresh_draw(family: Case, rng: np.random.Generator) -> Draw | None:
+def fresh_draw(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     """A new instance of the published case ``family``; None where the family has no generator."""
     spec = FAMILIES.get(family.id)
     if spec is None:
@@ -208,7 +198,7 @@ def fresh_draw(family: Case, rng: np.random.Generator) -> Draw | None:
     oracle_name = raw["hidden"]["oracle"]
     oracle_path = family.folder / oracle_name
     oracle = substitute(oracle_path.read_text(encoding="utf-8"), oracle_edits, str(oracle_path))
-    return Draw(case=case, files={oracle_name: oracle}, params=drawn, ranges=ranges(spec.params))
+    return FreshDraw(case=case, files={oracle_name: oracle}, params=drawn, ranges=ranges(spec.params))
 
 
 def _family(case: Case) -> Family:
@@ -234,14 +224,14 @@ def reference_levels(case: Case, family: Family) -> dict[str, float]:
     return {"nmse_level0_vs_level2": worst(levels[0].fields), "nmse_level1_vs_level2": worst(levels[1].fields)}
 
 
-def verify(case: Case, workdir: Path) -> tuple[bool, dict[str, Any]]:
-    """Check a fresh case's reference under refinement and its oracle (module docstring); (ok, details)."""
+def verify(case: Case, workdir: Path) -> FreshCheck:
+    """Check a fresh case's reference under refinement and its oracle (module docstring)."""
     family = _family(case)
     detail: dict[str, Any] = reference_levels(case, family)
     detail["reference_tol"] = REFERENCE_TOL
     if max(detail["nmse_level0_vs_level2"], detail["nmse_level1_vs_level2"]) > REFERENCE_TOL:
         detail["reason"] = "the reference's refinement levels disagree"
-        return False, detail
+        return FreshCheck(ok=False, detail=detail)
     reference = scorer.generate_reference(case)
     run_dir = workdir / "oracle"
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -254,17 +244,17 @@ def verify(case: Case, workdir: Path) -> tuple[bool, dict[str, Any]]:
         )
     except subprocess.TimeoutExpired:
         detail["reason"] = f"the oracle ran past the {wall:g} s wall limit"
-        return False, detail
-    detail["oracle_seconds"] = round(time.perf_counter() - start, 3)
+        return FreshCheck(ok=False, detail=detail)
+    seconds = time.perf_counter() - start  # not in the detail: the report must not depend on the machine's speed
     if result.returncode != 0:
         detail["reason"] = f"the oracle failed: {result.stderr.strip()[-300:]}"
-        return False, detail
+        return FreshCheck(ok=False, detail=detail)
     measurement = scorer.measure(case, run_dir, reference)
     detail.update(oracle_nmse=measurement.error, oracle_limit=ORACLE_TOL, oracle_outcome=measurement.outcome)
     if measurement.outcome != "ok" or measurement.error is None or measurement.error > ORACLE_TOL:
         detail["reason"] = "the oracle misses the reference"
-        return False, detail
-    if detail["oracle_seconds"] > WALL_SHARE * wall:
+        return FreshCheck(ok=False, detail=detail)
+    if seconds > WALL_SHARE * wall:
         detail["reason"] = "the oracle is too slow for the wall limit"
-        return False, detail
-    return True, detail
+        return FreshCheck(ok=False, detail=detail)
+    return FreshCheck(ok=True, detail=detail)
