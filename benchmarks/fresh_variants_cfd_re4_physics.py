@@ -98,7 +98,7 @@ def main() -> int:
     started = time.perf_counter()
     snakemake(workdir(root, config), "--cores", "2", "--rerun-incomplete")
     pipeline_s = time.perf_counter() - started
-    frame = pd.read_csv(root / "results" / "summary" / "scores.csv")
+    frame = pd.read_csv(root / "results" / "summary" / "scores.csv", keep_default_na=False)  # a mutant named "nan"
     oracle = frame[frame.agent == "oracle"]
     mutated = frame[frame.agent == "mutants"]
     wrong = mutated[mutated.failure_class != mutated.declared_class]
@@ -119,7 +119,7 @@ def main() -> int:
         f"\ngenerate: {draws['made']} drawn, {draws['dropped']} dropped; draw {first.draw_seconds:.1f} s, verify "
         f"{first.verify_seconds:.1f} s, in all {generate_s:.1f} s. Same seed again: "
         f"{'identical' if identical else 'DIFFERENT'}; seed {args.seed + 1}: {'different' if differs else 'SAME'}. "
-        f"Pipeline (oracle + {mutated.mutant.nunique()} mutants, calibration included): {pipeline_s:.0f} s."
+        f"Pipeline (oracle + {mutated.mutant.nunique()} mutants per case, calibration included): {pipeline_s:.0f} s."
     )
     for timing in first.timings:
         print(f"- draw {timing['draw']} ({timing['family']}): verify {timing['verify_s']:.1f} s, kept {timing['kept']}")

@@ -15,9 +15,6 @@ reference to :data:`REFERENCE_TOL` (NMSE). Then the oracle runs once at its own 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +25,7 @@ import numpy as np
 from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshCheck, FreshDraw
 from simcodebench.core.fresh_edits import Edits, Param, draw, number, ranges, substitute, substitute_strings
+from simcodebench.core.fresh_runs import run_python
 from simcodebench.core.io import read_yaml
 from simcodebench.suites.cfd_code import nmse as metric
 from simcodebench.suites.cfd_code import scorer
@@ -234,27 +232,17 @@ def verify(case: Case, workdir: Path) -> FreshCheck:
         return FreshCheck(ok=False, detail=detail)
     reference = scorer.generate_reference(case)
     run_dir = workdir / "oracle"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "solution.py").write_text(scorer.oracle_source(case), encoding="utf-8")
     wall = float(case.resources["wall_s"])
-    start = time.perf_counter()
-    try:
-        result = subprocess.run(
-            [sys.executable, "solution.py"], cwd=run_dir, capture_output=True, text=True, timeout=wall
-        )
-    except subprocess.TimeoutExpired:
-        detail["reason"] = f"the oracle ran past the {wall:g} s wall limit"
-        return FreshCheck(ok=False, detail=detail)
-    seconds = time.perf_counter() - start  # not in the detail: the report must not depend on the machine's speed
-    if result.returncode != 0:
-        detail["reason"] = f"the oracle failed: {result.stderr.strip()[-300:]}"
+    run = run_python(scorer.oracle_source(case), run_dir, wall)  # its seconds stay out of the (seeded) report
+    if not run.ok:
+        detail["reason"] = f"the oracle failed: {run.reason}"
         return FreshCheck(ok=False, detail=detail)
     measurement = scorer.measure(case, run_dir, reference)
     detail.update(oracle_nmse=measurement.error, oracle_limit=ORACLE_TOL, oracle_outcome=measurement.outcome)
     if measurement.outcome != "ok" or measurement.error is None or measurement.error > ORACLE_TOL:
         detail["reason"] = "the oracle misses the reference"
         return FreshCheck(ok=False, detail=detail)
-    if seconds > WALL_SHARE * wall:
+    if run.seconds > WALL_SHARE * wall:
         detail["reason"] = "the oracle is too slow for the wall limit"
         return FreshCheck(ok=False, detail=detail)
     return FreshCheck(ok=True, detail=detail)
