@@ -57,6 +57,11 @@ def _scratch_cases(root: Path, wall_s: float | None, mutants: list[str] | None, 
         if variant and "mutants" in protocol["variants"][variant]:
             kept = protocol["variants"][variant]["mutants"]
             protocol["variants"][variant]["mutants"] = [m for m in kept if m["name"] in mutants]
+        for case_file in protocol_file.parent.glob("*/case.yaml"):  # a case's adjustments of mutants left out go too
+            case = yaml.safe_load(case_file.read_text())
+            if case.get("hidden", {}).get("mutants"):
+                case["hidden"]["mutants"] = {k: v for k, v in case["hidden"]["mutants"].items() if k in mutants}
+                case_file.write_text(yaml.safe_dump(case, sort_keys=False, allow_unicode=True))
     if wall_s is not None:
         target = protocol["variants"][variant] if variant else protocol
         target.setdefault("defaults", {}).setdefault("resources", {})["wall_s"] = wall_s
