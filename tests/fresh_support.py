@@ -12,9 +12,12 @@ from simcodebench.core.cases import Case, load_case, load_suite
 from simcodebench.core.project import cases_root
 
 
-def write_case(tmp: Path, suite: str, case_id: str, mapping: dict[str, Any], files: dict[str, Any]) -> Case:
+def write_case(
+    tmp: Path, suite: str, case_id: str, mapping: dict[str, Any], files: dict[str, Any], family: Case | None = None
+) -> Case:
     """``mapping`` and ``files`` as case ``case_id`` of a copy of ``suite``'s protocol (``suite.yaml`` and its
-    templates) under ``tmp``, loaded and validated as the pipeline loads a case."""
+    templates) under ``tmp``, loaded and validated as the pipeline loads a case; with ``family``, its folder's
+    files first (as ``simcodebench generate`` writes a case)."""
     folder = tmp / f"{suite}-fresh"
     if not folder.is_dir():
         folder.mkdir(parents=True)
@@ -24,7 +27,9 @@ def write_case(tmp: Path, suite: str, case_id: str, mapping: dict[str, Any], fil
         protocol = yaml.safe_load((folder / "suite.yaml").read_text())
         (folder / "suite.yaml").write_text(yaml.safe_dump({**protocol, "name": folder.name}, sort_keys=False))
     case_dir = folder / case_id
-    case_dir.mkdir()
+    if family is not None:
+        shutil.copytree(family.folder, case_dir, ignore=shutil.ignore_patterns("case.yaml", "__pycache__"))
+    case_dir.mkdir(exist_ok=True)
     (case_dir / "case.yaml").write_text(yaml.safe_dump({**mapping, "id": case_id}, sort_keys=False, allow_unicode=True))
     for name, content in files.items():
         target = case_dir / name
