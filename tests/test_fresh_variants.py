@@ -25,7 +25,7 @@ from simcodebench.core.fresh import (
     rounded,
 )
 from simcodebench.core.registry import plugin
-from simcodebench.pipeline.generate import REPORT, generate
+from simcodebench.pipeline.generate import REPORT, GenerationFailed, generate
 from simcodebench.report.compare import compare_paths, comparison_markdown
 from simcodebench.report.fresh_gap import contamination_gaps, family_rates
 
@@ -104,11 +104,16 @@ def test_dropped_draws_are_counted_and_replaced(tmp_path, monkeypatch, fea_env):
     assert done.report["dropped"][0]["verification"] == {"reason": "forced"}
 
 
-def test_a_failed_generation_leaves_nothing_that_looks_finished(tmp_path, monkeypatch):
+def test_a_failed_generation_leaves_nothing_that_looks_finished(tmp_path, monkeypatch, capsys):
     fea = plugin("fea")
     monkeypatch.setattr(fea, "verify_fresh_case", lambda case, workdir: FreshCheck(ok=False, detail={"r": 1}))
-    with pytest.raises(RuntimeError, match="2 draws of fea/example_torsion in a row failed verification"):
+    with pytest.raises(GenerationFailed, match="2 draws of fea/example_torsion in a row failed verification"):
         generate("fea", 1, 11, ["example_torsion"], out=tmp_path, max_draws=2)
+    assert list(tmp_path.iterdir()) == []
+    argv = ["generate", "fea", "--count", "1", "--seed", "11", "--cases", "example_torsion", "--max-draws", "1"]
+    assert cli.main([*argv, "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: generator of fea: 1 draws") and "raise --max-draws" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -203,7 +208,7 @@ def test_the_fem_verification_checks_the_rate_and_fails_a_wrong_forcing(broken, 
             return draw
 
         monkeypatch.setattr(fresh, "fresh_case", wrong)
-        with pytest.raises(RuntimeError, match="failed verification"):
+        with pytest.raises(GenerationFailed, match="failed verification"):
             generate("fem", 1, 11, ["poisson_square_kappa"], out=tmp_path, max_draws=1)
         return
     done = generate("fem", 1, 11, ["poisson_square_kappa"], out=tmp_path)
