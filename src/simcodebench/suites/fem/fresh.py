@@ -15,7 +15,8 @@ replaces its numbers and shapes:
 
 The forcing, the boundary data and the initial state follow from the solution by sympy
 (:func:`.manufactured.derive`), as for the published cases. The verification runs the oracle at three
-refinements (the calibration's mesh and two coarser: resolution halved or mesh size doubled at each step) and
+refinements (the calibration's mesh and two coarser: resolution halved or mesh size doubled at each step; two for
+the compiled deal.II oracle) and
 keeps the draw when the observed rate of the grid error against the exact solution between the two finest
 levels lies within :data:`RATE_TOLERANCE` of ``degree + 1`` (the L2 order of the oracle's elements), and the
 finest error (the oracle's ``e_base``) lies below the suite's ``e_base_limit``.
@@ -39,6 +40,9 @@ from simcodebench.suites.fem import grid, manufactured
 
 LEVELS = 3
 """Oracle runs per verification: the calibration's discretisation and two coarser ones."""
+COMPILED_LEVELS = 2
+"""The same for a compiled oracle (deal.II), which is built anew for each level (its settings are compiled in,
+about a minute each): the calibration's discretisation and one coarser, the rate measured between them."""
 RATE_TOLERANCE = 0.5
 """How far the observed rate may fall below ``degree + 1`` (it may exceed it by up to 2: superconvergent grid
 points)."""
@@ -230,11 +234,12 @@ def verify_fresh_case(case: Case, workdir: Path) -> FreshCheck:
     """The oracle's grid error against the exact solution at three refinements; the rate between the two finest
     levels must be within :data:`RATE_TOLERANCE` of ``degree + 1`` and the finest error below ``e_base_limit``."""
     from simcodebench.core.errors import InfrastructureError
+    from simcodebench.suites.fem.harness import compiled
     from simcodebench.suites.fem.oracle_runs import run_oracle
     from simcodebench.suites.fem.reference import manufactured_reference
 
     base = case.hidden.reference["params"]["oracle"]
-    configs = level_configs(base)
+    configs = level_configs(base, COMPILED_LEVELS if compiled(case) else LEVELS)
     exact = manufactured_reference(case).fields["u"]
     mask = np.isfinite(exact)
     errors = []
