@@ -72,13 +72,16 @@ def _prompt(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from simcodebench.pipeline.generate import generate
+    from simcodebench.pipeline.generate import GenerationFailed, generate
 
     suite = args.suite + (f"@{args.variant}" if args.variant else "")
     families = [name for name in (args.cases or "").split(",") if name] or None
-    done = generate(
-        suite, args.count, args.seed, families, out=Path(args.out) if args.out else None, max_draws=args.max_draws
-    )
+    out = Path(args.out) if args.out else None
+    try:
+        done = generate(suite, args.count, args.seed, families, out=out, max_draws=args.max_draws)
+    except GenerationFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     draws = done.report["draws"]
     print(
         f"{done.folder}: {draws['kept']} fresh case(s) of {done.report['fresh_of']} (seed {args.seed}), "

@@ -56,6 +56,10 @@ SKIPPED = frozenset({"suite.yaml", "README.md", REPORT, "__pycache__"})
 """Entries of the parent suite folder that are not copied."""
 
 
+class GenerationFailed(RuntimeError):
+    """A case's draws kept failing verification (``max_draws`` in a row): the generator needs fixing."""
+
+
 @dataclass
 class Generated:
     """What one generation did: the suite folder, its report, and the seconds spent drawing (the plugin's
@@ -218,7 +222,7 @@ class _Drawer:
                 return True
             shutil.rmtree(folder)
             self.dropped.append({**entry, "verification": check.detail})
-        raise RuntimeError(
+        raise GenerationFailed(
             f"generator of {self.plugin.name}: {self.max_draws} draws of {family.key} in a row failed verification "
             f"(last: {json.dumps(rounded(self.dropped[-1]['verification']))}); raise --max-draws or fix the generator"
         )
