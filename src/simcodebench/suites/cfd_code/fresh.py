@@ -1,10 +1,10 @@
-"""Fresh variants of the cfd-code problems: new coefficients and final times for the cheap 1-D and 2-D families.
+"""Fresh variants of the cfd-code problems: new coefficients, final times and boundary data of cheap families.
 
 Each family edits its published case: the numbers in the problem text, title and output contract, the
 reference parameters and the oracle's constants. A draw stays in the family's regime: its ranges keep the
 oracle's explicit schemes stable, also at the doubled resolution of the convergence gate, and its features
-resolved on the oracle's grid. Families not listed here (the Navier-Stokes, Euler, Poisson and Laplace problems,
-the chaotic convection) have no generator: their regime is narrow or their oracle's resolution is tied to the
+resolved on the oracle's grid. Families not listed here (the Navier-Stokes, Euler, KdV, Lane-Emden, Poisson and
+mixed Laplace problems, the 2-D convection boxes, the chaotic convection) have no generator: their regime is narrow or their oracle's resolution is tied to the
 published numbers.
 
 Verification (:func:`verify`): the reference is a truncated series or a sum of periodic images; it is recomputed
@@ -126,6 +126,20 @@ def _unsteady_heat(v: dict[str, str]) -> tuple[Edits, Edits]:
     return text, oracle
 
 
+def _steady_heat(v: dict[str, str]) -> tuple[Edits, Edits]:
+    sides = {"x = 0": v["left"], "x = 5": v["right"], "y = 4": v["top"], "y = 0": v["bottom"]}
+    published = {"x = 0": "10", "x = 5": "40", "y = 4": "0", "y = 0": "20"}
+    text = [
+        (rf"at {s}): \( T = {published[s]}^\circ C", rf"at {s}): \( T = {value}^\circ C") for s, value in sides.items()
+    ]
+    values = ", ".join(f"{float(v[k])!r}" for k in ("bottom", "top", "left", "right"))
+    oracle = [
+        ("T = 10, 40, 0, 20 on the left", f"T = {v['left']}, {v['right']}, {v['top']}, {v['bottom']} on the left"),
+        ("= 20.0, 0.0, 10.0, 40.0\n", f"= {values}\n"),
+    ]
+    return text, oracle
+
+
 FAMILIES: dict[str, Family] = {
     # FTCS at nu dt / dx^2 <= 0.125 (0.25 refined): stable for any draw.
     "1D_Diffusion": Family(
@@ -176,6 +190,15 @@ FAMILIES: dict[str, Family] = {
         knob="modes",
         knob_base=200,
         drop_keys=("released_problem",),
+    ),
+    # A direct solve: any boundary temperatures; the series converges at every interior node.
+    "2D_Steady_Heat_Equation": Family(
+        generator="steady_heat_plate",
+        params={side: Param(0.0, 100.0, 0) for side in ("left", "right", "top", "bottom")},
+        edits=_steady_heat,
+        reference=lambda d: dict(d),
+        knob="modes",
+        knob_base=8001,
     ),
 }
 
