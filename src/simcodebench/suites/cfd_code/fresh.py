@@ -4,8 +4,8 @@ Each family edits its published case: the numbers in the problem text, title and
 reference parameters and the oracle's constants. A draw stays in the family's regime: its ranges keep the
 oracle's explicit schemes stable, also at the doubled resolution of the convergence gate, and its features
 resolved on the oracle's grid. Families not listed here (the Navier-Stokes, Euler, KdV, Lane-Emden, Poisson and
-mixed Laplace problems, the 2-D convection boxes, the chaotic convection) have no generator: their regime is narrow or their oracle's resolution is tied to the
-published numbers.
+mixed Laplace problems, the 2-D convection boxes, the chaotic convection) have no generator: their regime is
+narrow or their oracle's resolution is tied to the published numbers.
 
 Verification (:func:`verify`): the reference is a truncated series or a sum of periodic images; it is recomputed
 with its truncation doubled and quadrupled, and the two finer levels must agree with each other and with the
