@@ -10,7 +10,7 @@ The scratch copy gets the test suite's re4 settings (tests/pipeline.py: a 30 s w
 floor, 3 calibration repeats), so re4's ``slow`` mutant costs seconds, not minutes.
 
 Usage: python benchmarks/fresh_variants_cfd_re4_physics.py SUITE[@variant] [--count 3] [--seed 11]
-       [--mutants a,b] [--wall-s S] [--work DIR]
+       [--cases a,b] [--mutants a,b] [--wall-s S] [--work DIR]
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def main() -> int:
     parser.add_argument("suite")
     parser.add_argument("--count", type=int, default=3)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--cases", help="comma-separated published cases to draw from (default: all, round robin)")
     parser.add_argument("--mutants", help="comma-separated mutant names to keep (default: all of the suite's)")
     parser.add_argument("--wall-s", type=float, help="the suite's wall limit in the scratch copy")
     parser.add_argument("--work", help="scratch folder (default: a temporary one, removed)")
@@ -82,10 +83,11 @@ def main() -> int:
     root = Path(args.work or tempfile.mkdtemp(prefix="fresh-acceptance-"))
     cases = _scratch_cases(root, args.wall_s, mutants, args.suite)
     started = time.perf_counter()
-    first = generate(args.suite, args.count, args.seed, root=cases, out=cases)
+    families = args.cases.split(",") if args.cases else None
+    first = generate(args.suite, args.count, args.seed, families, root=cases, out=cases)
     generate_s = time.perf_counter() - started
-    again = generate(args.suite, args.count, args.seed, root=cases, out=root / "again")
-    other = generate(args.suite, args.count, args.seed + 1, root=cases, out=root / "other")
+    again = generate(args.suite, args.count, args.seed, families, root=cases, out=root / "again")
+    other = generate(args.suite, args.count, args.seed + 1, families, root=cases, out=root / "other")
     identical = _same_tree(first.folder, again.folder)
     # every case of the other seed is another case: its case.yaml differs from the first seed's same-place case
     differs = all(
