@@ -86,6 +86,27 @@ def test_a_torsion_draw_states_its_closed_form_and_sets_the_oracle(fea_fresh):
     assert f"RADIUS = {radius!r}" in (case.folder / "reference.py").read_text()
 
 
+@pytest.mark.parametrize("twin_agrees", [True, False])
+def test_a_fea_family_without_closed_form_is_checked_against_its_dolfinx_twin(
+    twin_agrees, tmp_path, monkeypatch, fea_env
+):
+    from simcodebench.suites.fea import fresh
+
+    if not twin_agrees:  # the second solver answers far off: the draw must be dropped
+        monkeypatch.setattr(fresh, "twin_value", lambda case, workdir: 1.05 * 27.69)
+        with pytest.raises(GenerationFailed, match=r"and DOLFINx 29\.0745 differ by [\d.]+ > 0\.01"):
+            generate("fea", 1, 11, ["comsol_265"], out=tmp_path, max_draws=1)
+        return
+    done = generate("fea", 1, 11, ["comsol_265"], out=tmp_path)
+    case = done.folder / "comsol_265-fresh0"
+    check = done.report["cases"][0]["verification"]
+    assert check["gap"] <= check["tolerance"] == 0.01 and check["twin"] == pytest.approx(check["levels"][-1], rel=0.01)
+    width = done.report["cases"][0]["params"]["width"]
+    assert f"POINT_P = ({width!r}, 0.2)" in (case / "twin.py").read_text()
+    assert f"WIDTH, HEIGHT = {width!r}, 1.0" in (case / "reference.py").read_text()
+    assert "published_target" not in (case / "case.yaml").read_text()
+
+
 def test_dropped_draws_are_counted_and_replaced(tmp_path, monkeypatch, fea_env):
     fea = plugin("fea")
     verify = fea.verify_fresh_case
