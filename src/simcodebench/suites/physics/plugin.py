@@ -12,7 +12,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.physics import fresh, report, scorer
+from simcodebench.suites.physics import fresh, fresh_verify, report, scorer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,8 +66,8 @@ class PhysicsSuite(SuitePlugin):
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
         """Parameter-level: the oracle builds the drawn scene, the checks are their closed forms, the motion
-        settles within the shortest video (:func:`.fresh.verify`); no Genesis run."""
-        return fresh.verify(case, workdir)
+        settles within the shortest video (:func:`.fresh_verify.verify`); no Genesis run."""
+        return fresh_verify.verify(case, workdir)
 
     def oracle_source(self, case: Case) -> str:
         """The oracle with the suite's video contract."""
