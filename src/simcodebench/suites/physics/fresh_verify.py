@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simcodebench.core.cases import Case
-from simcodebench.core.fresh import FreshCheck
+from simcodebench.core.fresh import FreshCheck, family_of
 from simcodebench.core.io import read_yaml
 from simcodebench.suites.physics.fresh import FAMILIES, Family, sliding_distance
 
@@ -103,7 +103,7 @@ def shortest_video(case: Case) -> float:
 
 
 def _family(case: Case) -> Family:
-    published = case.id.rsplit("-fresh", 1)[0]
+    published = family_of(case.id)
     if published not in FAMILIES:
         raise KeyError(f"{case.key}: no physics fresh family '{published}'")
     return FAMILIES[published]
