@@ -28,6 +28,7 @@ from _common import REPO, machine, snakemake, workdir
 from simcodebench.pipeline.generate import Generated, generate
 
 HEADER = "# Fresh variants (issue 39)\n"
+SHOWN = {True: "yes", False: "NO", None: "not checked"}
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -125,7 +126,8 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
     for r in generated:
         lines.append(
             f"| {r['suite']} | {r['cases']} | {r['drawn']} | {r['dropped']} | {r['draw_s']:.1f} | "
-            f"{r['verify_s']:.1f} | {r['wall_s']:.1f} | {r['same_seed_identical']} | {r['other_seed_differs']} |"
+            f"{r['verify_s']:.1f} | {r['wall_s']:.1f} | {SHOWN[r['same_seed_identical']]} | "
+            f"{SHOWN[r['other_seed_differs']]} |"
         )
     if args.details:
         lines += [
