@@ -113,7 +113,8 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
     lines = [
         f"## generate --count {args.count} --seed {args.seed} ({', '.join(args.suites)})\n",
         f"*Measured on {machine()}; commit {commit().strip()}.*\n",
-        f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` and writing the case; verifying is the "
+        f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
+        "and writing the case; verifying is the "
         "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
         "scikit-fem refinement study against the closed form or the DOLFINx twin). Same seed: a second "
         "generation compared byte for byte; other seed "
