@@ -233,6 +233,10 @@ def test_the_fem_verification_checks_the_rate_and_fails_a_wrong_forcing(broken, 
             generate("fem", 1, 11, ["poisson_square_kappa"], out=tmp_path, max_draws=1)
         return
     done = generate("fem", 1, 11, ["poisson_square_kappa"], out=tmp_path)
+    (case,) = load_suite_cases(done.folder)
+    mine, theirs = render_messages(case), render_messages(get_case("fem", "poisson_square_kappa"))
+    assert mine[0] == theirs[0] and mine[1] != theirs[1]  # the same template, other numbers and shapes
+    assert case.visible.spec["case_spec"]["pde"]["forcing"]["value"] in mine[1]["content"]
     check = done.report["cases"][0]["verification"]
     assert check["expected_rate"] == 3 and abs(check["rates"][-1] - 3) <= 0.5
     assert [level["resolution"] for level in check["levels"]] == [8, 16, 32]

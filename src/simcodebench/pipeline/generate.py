@@ -25,7 +25,7 @@ import platform
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,13 +63,12 @@ class GenerationFailed(RuntimeError):
 @dataclass
 class Generated:
     """What one generation did: the suite folder, its report, and the seconds spent drawing (the plugin's
-    ``fresh_case`` and writing the case) and verifying, per draw (``timings``: family, seconds, kept)."""
+    ``fresh_case`` and writing the case) and verifying."""
 
     folder: Path
     report: dict[str, Any]
     draw_seconds: float = 0.0
     verify_seconds: float = 0.0
-    timings: list[dict[str, Any]] = field(default_factory=list)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -206,15 +205,6 @@ class _Drawer:
             verified = time.perf_counter()
             self.result.draw_seconds += drawn - started
             self.result.verify_seconds += verified - drawn
-            self.result.timings.append(
-                {
-                    "family": family.id,
-                    "draw": number,
-                    "kept": check.ok,
-                    "draw_s": drawn - started,
-                    "verify_s": verified - drawn,
-                }
-            )
             entry = {"family": family.id, "draw": number, "params": draw.params}
             if check.ok:
                 ranges = {k: list(v) for k, v in sorted(draw.ranges.items())}

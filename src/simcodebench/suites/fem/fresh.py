@@ -11,7 +11,8 @@ replaces its numbers and shapes:
   oracle's Crank-Nicolson steps integrate exactly, so its time step does not blur the spatial rate;
 - new coefficients within the family's ranges (conductivity, wavenumber, diffusivity and velocity,
   reaction strength, Lamé data, viscosity);
-- where the domain has free dimensions, new ones (the circle's radius, the hole's centre and radius).
+- where the domain has free dimensions, new ones (:data:`DOMAIN_RANGES`: a circle's radius, a hole's centre and
+  radius, an annulus's radii, a sector's angle, a star's radii and points, a T-junction's stem and bar).
 
 The forcing, the boundary data and the initial state follow from the solution by sympy
 (:func:`.manufactured.derive`), as for the published cases. The verification runs the oracle at three
@@ -63,9 +64,17 @@ COEFFICIENT_RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "biharmonic": {},
 }
 """The families with a generator and the stated range of each drawn coefficient."""
-DOMAIN_RANGES = {"circle": {"radius": (0.3, 0.45)}, "square_with_hole": {"hole_radius": (0.1, 0.25)}}
-HOLE_CENTER = (0.4, 0.6)
-"""The range of each coordinate of a square's hole's centre."""
+DOMAIN_RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    "circle": {"radius": (0.3, 0.45)},
+    "square_with_hole": {"hole_radius": (0.1, 0.25), "hole_center": (0.4, 0.6)},
+    "annulus": {"inner_r": (0.1, 0.25), "outer_r": (0.35, 0.45)},
+    "sector": {"angle": (45.0, 90.0)},
+    "star": {"inner_r": (0.2, 0.35), "outer_r": (0.5, 0.7), "points": (4, 7)},
+    "t_junction": {"stem_width": (0.2, 0.4), "junction_height": (0.6, 0.8)},
+}
+"""The free dimensions of each domain type and their ranges, inside the published evaluation grid's box (a
+circle and an annulus about the centre (0.5, 0.5), a sector of radius 1 from the x axis, a star about the
+origin, a T-junction's stem centred on x = 0.5 under a bar up to y = 1)."""
 
 
 def _round(value: float, digits: int = 2) -> float:
@@ -150,18 +159,36 @@ def _draw_domain(domain: dict[str, Any], rng: np.random.Generator) -> tuple[dict
     """(the new domain, the drawn numbers, their ranges): only where the domain has free dimensions."""
     domain = copy.deepcopy(domain)
     kind = domain["type"]
-    if kind not in DOMAIN_RANGES:
+    ranges = DOMAIN_RANGES.get(kind, {})
+    if not ranges:
         return domain, {}, {}
+
+    def pick(name: str) -> float:
+        return _round(rng.uniform(*ranges[name]), 3)
+
     geometry = domain["geometry_params"]
     if kind == "circle":
-        radius = _round(rng.uniform(*DOMAIN_RANGES[kind]["radius"]), 3)
-        geometry["radius"] = radius
-        return domain, {"radius": radius}, dict(DOMAIN_RANGES[kind])
-    hole = geometry["inner_hole"]
-    hole["radius"] = _round(rng.uniform(*DOMAIN_RANGES[kind]["hole_radius"]), 3)
-    hole["center"] = [_round(rng.uniform(*HOLE_CENTER), 3) for _ in range(2)]
-    drawn = {"hole_radius": hole["radius"], "hole_center": hole["center"]}
-    return domain, drawn, {**DOMAIN_RANGES[kind], "hole_center": HOLE_CENTER}
+        drawn: dict[str, Any] = {"radius": pick("radius")}
+        geometry.update(drawn)
+    elif kind == "square_with_hole":
+        drawn = {"hole_radius": pick("hole_radius"), "hole_center": [pick("hole_center"), pick("hole_center")]}
+        geometry["inner_hole"].update(radius=drawn["hole_radius"], center=drawn["hole_center"])
+    elif kind == "annulus":
+        drawn = {"inner_r": pick("inner_r"), "outer_r": pick("outer_r")}
+        geometry.update(drawn)
+    elif kind == "sector":
+        drawn = {"angle": float(round(rng.uniform(*ranges["angle"])))}
+        geometry.update(drawn)
+    elif kind == "star":
+        points = int(rng.integers(ranges["points"][0], ranges["points"][1] + 1))
+        drawn = {"inner_r": pick("inner_r"), "outer_r": pick("outer_r"), "points": points}
+        geometry.update(drawn)
+    else:  # t_junction
+        drawn = {"stem_width": pick("stem_width"), "junction_height": pick("junction_height")}
+        half, height = drawn["stem_width"] / 2, drawn["junction_height"]
+        geometry["horizontal_rect"] = [0, 1, height, 1.0]
+        geometry["vertical_rect"] = [_round(0.5 - half, 4), _round(0.5 + half, 4), 0, height]
+    return domain, drawn, {name: ranges[name] for name in drawn}
 
 
 def _problem_text(problem: str, published: dict[str, Any], params: dict[str, Any]) -> str:
