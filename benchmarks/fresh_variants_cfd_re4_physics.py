@@ -28,8 +28,25 @@ import pandas as pd
 import yaml
 from _common import REPO, machine, snakemake, workdir
 
-from simcodebench.core.cases import split_suite_name
+from simcodebench.core.cases import load_suite, split_suite_name
+from simcodebench.core.registry import plugin
 from simcodebench.pipeline.generate import generate
+
+
+def _timed_verification(suite: str, cases: Path) -> list[tuple[str, float, bool]]:
+    """Time each call of the suite plugin's ``verify_fresh_case`` (case id, seconds, kept) from now on."""
+    folder, variant = split_suite_name(suite)
+    suite_plugin = plugin(load_suite(cases / folder, variant).data["plugin"])
+    verify, timings = suite_plugin.verify_fresh_case, []
+
+    def timed(case, workdir):
+        start = time.perf_counter()
+        check = verify(case, workdir)
+        timings.append((case.id, time.perf_counter() - start, check.ok))
+        return check
+
+    suite_plugin.verify_fresh_case = timed
+    return timings
 
 
 def _same_tree(a: Path, b: Path) -> bool:
@@ -84,8 +101,10 @@ def main() -> int:
     cases = _scratch_cases(root, args.wall_s, mutants, args.suite)
     started = time.perf_counter()
     families = args.cases.split(",") if args.cases else None
+    timings = _timed_verification(args.suite, cases)
     first = generate(args.suite, args.count, args.seed, families, root=cases, out=cases)
     generate_s = time.perf_counter() - started
+    timings = list(timings)  # the first generation's only
     again = generate(args.suite, args.count, args.seed, families, root=cases, out=root / "again")
     other = generate(args.suite, args.count, args.seed + 1, families, root=cases, out=root / "other")
     identical = _same_tree(first.folder, again.folder)
@@ -128,8 +147,8 @@ def main() -> int:
         f"{'identical' if identical else 'DIFFERENT'}; seed {args.seed + 1}: {'different' if differs else 'SAME'}. "
         f"Pipeline (oracle + {mutated.mutant.nunique()} mutants per case, calibration included): {pipeline_s:.0f} s."
     )
-    for timing in first.timings:
-        print(f"- draw {timing['draw']} ({timing['family']}): verify {timing['verify_s']:.1f} s, kept {timing['kept']}")
+    for case_id, seconds, kept in timings:
+        print(f"- {case_id}: verify {seconds:.1f} s, {'kept' if kept else 'dropped'}")
     if not failed.empty:
         print(failed[["case", "failure_class", "message"]].to_string(), file=sys.stderr)
     if not wrong.empty:
