@@ -1,4 +1,4 @@
-"""Second solution: a tall wooden block (10 x 10 x 40 cm) set rotating about its +x bottom edge at 3.0 rad/s: it tips over onto its side.
+"""Second solution: a tall wooden block (10 x 10 x 40 cm) set rotating at 3 rad/s about its +x bottom edge tips over.
 
 Written from the prompt apart from the oracle. It varies: the initial motion computed as omega x r about the
 pivot edge (numpy) and given to the six free-joint dofs, two simulation steps per video frame (dt = 1/(2 FPS))
