@@ -1,9 +1,8 @@
 """Second solution: a 10 cm steel ball dropped from 1 m onto rigid ground.
 
-Written from the prompt apart from the oracle. It varies: two simulation steps per video frame (dt = 1/(2 FPS))
-with 1/600 s substeps, the camera placed before the bodies and looking along +y from lower down, the ground
-added last with a friction of its own (0.4, which the prompt leaves free) and a frame loop that steps a whole
-frame at a time.
+Written from the prompt apart from the oracle. It varies: two simulation steps per video frame (dt = 1/(2 FPS)) with
+1/600 s substeps, the camera placed before the bodies and looking along +y from lower down, the ground added last
+with a friction of its own (0.4, which the prompt leaves free) and a frame loop that steps a whole frame at a time.
 """
 
 import genesis as gs

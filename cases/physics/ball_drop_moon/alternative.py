@@ -1,9 +1,9 @@
 """Second solution: a rubber ball dropped from 0.5 m onto the Moon's ground.
 
-Written from the prompt apart from the oracle. It varies: the Moon's gravity given to the scene's
-`SimOptions` as the prompt's 1.62 m/s^2, three simulation steps per video frame (dt = 1/(3 FPS)) with 1/480 s
-substeps, the ground's friction (0.6, left free) set on the plane, which is added before the camera and the
-ball, and a camera from the front, slightly above.
+Written from the prompt apart from the oracle. It varies: the Moon's gravity given to the scene's `SimOptions` as
+the prompt's 1.62 m/s^2, three simulation steps per video frame (dt = 1/(3 FPS)) with 1/480 s substeps, the ground's
+friction (0.6, left free) set on the plane, which is added before the camera and the ball, and a camera from the
+front, slightly above.
 """
 
 import genesis as gs

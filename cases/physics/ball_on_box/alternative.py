@@ -1,9 +1,9 @@
 """Second solution: a steel ball dropped from 1 m onto a wooden cube resting on the ground.
 
-Written from the prompt apart from the oracle. It varies: the ball is created before the cube, the cube's and
-the ground's friction (0.5 and 0.7, left free) differ from the oracle's, two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, the rigid solver's collision between the two bodies left to its
-defaults, and a camera from the -x side.
+Written from the prompt apart from the oracle. It varies: the ball is created before the cube, the cube's and the
+ground's friction (0.5 and 0.7, left free) differ from the oracle's, two simulation steps per video frame (dt = 1/(2
+FPS)) with 1/600 s substeps, the rigid solver's collision between the two bodies left to its defaults, and a camera
+from the -x side.
 """
 
 import genesis as gs

@@ -1,9 +1,9 @@
 """Second solution: a wooden ball dropped from 0.5 m onto a soft elastic jelly slab (MPM) that throws it back up.
 
 Written from the prompt apart from the oracle. It varies: an MPM grid of 40 cells per metre sampled on a regular
-lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with 1/2000 s substeps, the ball created before the
-slab and given a friction of 0.4 (left free), the MPM domain reaching 15 cm below the ground, and a camera straight
-from the side, added first.
+lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with substeps of about 1/2000 s, the ball created
+before the slab and given a friction of 0.4 (left free), the MPM domain reaching 15 cm below the ground, and a
+camera straight from the side, added first.
 """
 
 import genesis as gs

@@ -1,9 +1,9 @@
 """Second solution: a solid rubber ball rolling without slipping down a 20 degree plank.
 
 Written from the prompt apart from the oracle. It varies: the plank's tilt given as a quaternion and the ball's
-start worked out with a rotation matrix (the plank's top-face point 0.9 m up the slope, one radius along the
-face's normal), the ground's friction (0.8, left free), two simulation steps per video frame (dt = 1/(2 FPS))
-with 1/600 s substeps, the camera added before the bodies and placed from the front, lower.
+start worked out with a rotation matrix (the plank's top-face point 0.9 m up the slope, one radius along the face's
+normal), the ground's friction (0.8, left free), two simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s
+substeps, the camera added before the bodies and placed from the front, lower.
 """
 
 import math

@@ -2,8 +2,8 @@
 
 Written from the prompt apart from the oracle. It varies: the resting block created first, two material objects
 instead of one, the striker's launch set on its translational dofs only (`dofs_idx_local`), the floor's and the
-blocks' friction both 0.3 (Genesis takes the larger of the pair's), two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, and a camera from higher up.
+blocks' friction both 0.3 (Genesis takes the larger of the pair's), two simulation steps per video frame (dt = 1/(2
+FPS)) with 1/600 s substeps, and a camera from higher up.
 """
 
 import genesis as gs

@@ -1,9 +1,9 @@
 """Second solution: a 20 cm wooden cube on the floor launched along +x at 2 m/s, friction 0.3: it slides and stops.
 
 Written from the prompt apart from the oracle. It varies: the block starts at the origin (the prompt gives no
-place), its launch velocity set on its three translational dofs only (`dofs_idx_local`), the floor's and the
-block's friction both 0.3 (Genesis takes the larger of the pair's), two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, the camera added first and placed higher.
+place), its launch velocity set on its three translational dofs only (`dofs_idx_local`), the floor's and the block's
+friction both 0.3 (Genesis takes the larger of the pair's), two simulation steps per video frame (dt = 1/(2 FPS))
+with 1/600 s substeps, the camera added first and placed higher.
 """
 
 import genesis as gs

@@ -1,8 +1,8 @@
 """Second solution: a 30 cm oak cube dropped from 1.2 m, faces aligned, onto rigid ground.
 
-Written from the prompt apart from the oracle. It varies: the cube's orientation given explicitly as the
-identity quaternion, its and the ground's friction (0.5 each, left free), two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, the camera added first and looking from the +x, -y quadrant from lower down.
+Written from the prompt apart from the oracle. It varies: the cube's orientation given explicitly as the identity
+quaternion, its and the ground's friction (0.5 each, left free), two simulation steps per video frame (dt = 1/(2
+FPS)) with 1/600 s substeps, the camera added first and looking from the +x, -y quadrant from lower down.
 """
 
 import genesis as gs

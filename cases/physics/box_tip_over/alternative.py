@@ -1,9 +1,8 @@
 """Second solution: a tall wooden block (10 x 10 x 40 cm) set rotating at 3 rad/s about its +x bottom edge tips over.
 
-Written from the prompt apart from the oracle. It varies: the initial motion computed as omega x r about the
-pivot edge (numpy) and given to the six free-joint dofs, two simulation steps per video frame (dt = 1/(2 FPS))
-with 1/600 s substeps, the camera added first and placed further back and higher, the ground added after the
-block.
+Written from the prompt apart from the oracle. It varies: the initial motion computed as omega x r about the pivot
+edge (numpy) and given to the six free-joint dofs, two simulation steps per video frame (dt = 1/(2 FPS)) with 1/600
+s substeps, the camera added first and placed further back and higher, the ground added after the block.
 """
 
 import genesis as gs

@@ -1,8 +1,8 @@
 """Second solution: an upright aluminium cylinder (r 8 cm, h 30 cm) dropped from 0.8 m onto rigid ground.
 
-Written from the prompt apart from the oracle. It varies: the cylinder's axis set vertical by an explicit
-euler of zero, its and the ground's friction (0.4 and 0.6, left free), two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, the ground added after the cylinder, and a camera straight from the side.
+Written from the prompt apart from the oracle. It varies: the cylinder's axis set vertical by an explicit euler of
+zero, its and the ground's friction (0.4 and 0.6, left free), two simulation steps per video frame (dt = 1/(2 FPS))
+with 1/600 s substeps, the ground added after the cylinder, and a camera straight from the side.
 """
 
 import genesis as gs

@@ -1,9 +1,9 @@
 """Second solution: a solid wooden cylinder, axis along y, rolling without slipping down a 20 degree plank.
 
-Written from the prompt apart from the oracle. It varies: the plank's tilt given as a quaternion, the
-cylinder's axis turned to y by a quaternion too, its start worked out with a rotation matrix (0.9 m up the
-slope, one radius along the face's normal), the ground's friction (0.8, left free), two simulation steps per
-video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera from the front, lower.
+Written from the prompt apart from the oracle. It varies: the plank's tilt given as a quaternion, the cylinder's
+axis turned to y by a quaternion too, its start worked out with a rotation matrix (0.9 m up the slope, one radius
+along the face's normal), the ground's friction (0.8, left free), two simulation steps per video frame (dt = 1/(2
+FPS)) with 1/600 s substeps, and a camera from the front, lower.
 """
 
 import math

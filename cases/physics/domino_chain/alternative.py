@@ -1,9 +1,9 @@
 """Second solution: five wooden dominoes 10 cm apart; the first, leaning 20 degrees, topples the row.
 
-Written from the prompt apart from the oracle. It varies: the leaning domino's pose worked out from its lower
-front edge (rotation of the box's corner about y, so that edge touches the ground with the centre at x = 0) and
-given as a quaternion, the ground's friction (0.6, as the dominoes'; left free), two simulation steps per
-video frame (dt = 1/(2 FPS)) with 1/600 s substeps, the dominoes created last first, and a camera from higher up.
+Written from the prompt apart from the oracle. It varies: the leaning domino's pose worked out from its lower front
+edge (rotation of the box's corner about y, so that edge touches the ground with the centre at x = 0) and given as a
+quaternion, the ground's friction (0.6, as the dominoes'; left free), two simulation steps per video frame (dt =
+1/(2 FPS)) with 1/600 s substeps, the dominoes created last first, and a camera from higher up.
 """
 
 import math

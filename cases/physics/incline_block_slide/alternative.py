@@ -1,9 +1,9 @@
 """Second solution: a steel block (20 x 20 x 10 cm, large face down) sliding down a 30 degree plank, mu 0.2.
 
-Written from the prompt apart from the oracle. It varies: the plank's and the block's tilt given as
-quaternions and the block's start worked out with a rotation matrix (0.9 m up the slope, half its height along
-the face's normal), the ground's friction (0.5, left free), two simulation steps per video frame
-(dt = 1/(2 FPS)) with 1/600 s substeps, the camera added first and placed further back.
+Written from the prompt apart from the oracle. It varies: the plank's and the block's tilt given as quaternions and
+the block's start worked out with a rotation matrix (0.9 m up the slope, half its height along the face's normal),
+the ground's friction (0.5, left free), two simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps,
+the camera added first and placed further back.
 """
 
 import math

@@ -3,8 +3,8 @@
 Written from the prompt apart from the oracle. It varies: the tilt given as quaternions and the starts worked out
 with a rotation matrix (0.8 m up the slope, half the block's height along the face's normal, y = +/-0.2 m), the
 plank's own friction (0.1: the pair's coefficient is the larger of the two bodies' in Genesis, so each block's
-material carries its stated coefficient), the PTFE block created first, the ground's friction (0.5, left free),
-two simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera further back.
+material carries its stated coefficient), the PTFE block created first, the ground's friction (0.5, left free), two
+simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera further back.
 """
 
 import math

@@ -1,9 +1,9 @@
 """Second solution: a firm jelly cube (MPM, 15 cm, E 300 kPa) dropped from 0.6 m bounces and keeps its shape.
 
 Written from the prompt apart from the oracle. It varies: an MPM grid of 40 cells per metre sampled on a regular
-lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with 1/2400 s substeps, the MPM domain reaching 15 cm
-below the ground (the rigid plane is the floor the body meets), the camera added first and placed straight from the
-side (the shorter substep keeps the stiffer jelly's sound speed within the grid's CFL limit).
+lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with substeps of about 1/2400 s, the MPM domain
+reaching 15 cm below the ground (the rigid plane is the floor the body meets), the camera added first and placed
+straight from the side (the shorter substep keeps the stiffer jelly's sound speed within the grid's CFL limit).
 """
 
 import genesis as gs

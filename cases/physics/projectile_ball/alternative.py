@@ -1,9 +1,8 @@
 """Second solution: a 5 cm ball launched at 4 m/s, 45 degrees up, from just above the ground: a parabola.
 
-Written from the prompt apart from the oracle. It varies: the launch velocity computed from speed and angle and
-set on the translational dofs only, the ground's and the ball's friction (0.7 and 0.3, left free), two
-simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, the camera added first and placed
-further back.
+Written from the prompt apart from the oracle. It varies: the launch velocity computed from speed and angle and set
+on the translational dofs only, the ground's and the ball's friction (0.7 and 0.3, left free), two simulation steps
+per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, the camera added first and placed further back.
 """
 
 import math

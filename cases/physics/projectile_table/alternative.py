@@ -1,8 +1,8 @@
 """Second solution: a steel ball thrown horizontally at 2 m/s from 1 m up: it lands 0.88 m on, after 0.44 s.
 
 Written from the prompt apart from the oracle. It varies: the launch set on the translational dofs only, the
-ground's friction (0.6, left free) and the ball's default friction, three simulation steps per video frame
-(dt = 1/(3 FPS)) with 1/540 s substeps, the ball created before the ground, and a camera from the front, lower.
+ground's friction (0.6, left free) and the ball's default friction, three simulation steps per video frame (dt =
+1/(3 FPS)) with 1/540 s substeps, the ball created before the ground, and a camera from the front, lower.
 """
 
 import genesis as gs

@@ -1,9 +1,9 @@
 """Second solution: an ice-hockey puck (rubber cylinder r 3.8 cm, h 2.5 cm) launched at 0.9 m/s on ice, mu 0.1.
 
-Written from the prompt apart from the oracle. It varies: the puck starts at the origin (the prompt gives no
-place), the coefficient carried by the ice (0.1) with the puck's own friction at 0.05 (Genesis takes the larger
-of the pair's, so the pair's is the stated 0.1), the launch set on its translational dofs only, two simulation
-steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera from above at another angle.
+Written from the prompt apart from the oracle. It varies: the puck starts at the origin (the prompt gives no place),
+the coefficient carried by the ice (0.1) with the puck's own friction at 0.05 (Genesis takes the larger of the
+pair's, so the pair's is the stated 0.1), the launch set on its translational dofs only, two simulation steps per
+video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera from above at another angle.
 """
 
 import genesis as gs

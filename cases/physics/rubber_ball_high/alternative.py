@@ -1,9 +1,9 @@
 """Second solution: a soft rubber ball (MPM, r 8 cm, E 100 kPa) dropped from 0.7 m bounces and stays round.
 
 Written from the prompt apart from the oracle. It varies: an MPM grid of 40 cells per metre sampled on a regular
-lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with 1/1500 s substeps, the MPM domain reaching 15 cm
-below the ground (the rigid plane is the floor the body meets), the camera added first and placed straight from the
-side.
+lattice, two simulation steps per video frame (dt = 1/(2 FPS)) with substeps of about 1/1500 s, the MPM domain
+reaching 15 cm below the ground (the rigid plane is the floor the body meets), the camera added first and placed
+straight from the side.
 """
 
 import genesis as gs

@@ -1,8 +1,8 @@
 """Second solution: a block of packed snow (MPM snow, E 140 kPa) dropped from 0.5 m compacts and stays put.
 
-Written from the prompt apart from the oracle. It varies: a coarser MPM grid (28 cells per metre) sampled at half a
-cell (particle size 1/56 m, finer than the grid's default), two simulation steps per video frame (dt = 1/(2 FPS))
-with 1/1800 s substeps, the MPM domain reaching 15 cm below the ground, and a camera from the -x, -y side.
+Written from the prompt apart from the oracle. It varies: an MPM grid of 28 cells per metre sampled at half a cell
+(particle size 1/56 m, finer than the grid's default), two simulation steps per video frame (dt = 1/(2 FPS)) with
+substeps of about 1/1800 s, the MPM domain reaching 15 cm below the ground, and a camera from the -x, -y side.
 """
 
 import genesis as gs

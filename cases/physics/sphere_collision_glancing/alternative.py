@@ -1,8 +1,8 @@
 """Second solution: a steel ball at 1 m/s striking an equal resting one off centre (offset one radius), weightless.
 
-Written from the prompt apart from the oracle. It varies: "nearly frictionless" taken as Genesis's least
-friction (0.01) on both balls, the struck ball created first, the launch set on the translational dofs only,
-two simulation steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera straight above.
+Written from the prompt apart from the oracle. It varies: "nearly frictionless" taken as Genesis's least friction
+(0.01) on both balls, the struck ball created first, the launch set on the translational dofs only, two simulation
+steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera straight above.
 """
 
 import genesis as gs

@@ -1,8 +1,8 @@
 """Second solution: two equal steel balls in weightlessness, one at 1 m/s striking the other head on.
 
-Written from the prompt apart from the oracle. It varies: the balls' friction (0.5 each, left free: the impact
-is head on), the struck ball created first, the launch set on the translational dofs only, two simulation
-steps per video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera straight from the side.
+Written from the prompt apart from the oracle. It varies: the balls' friction (0.5 each, left free: the impact is
+head on), the struck ball created first, the launch set on the translational dofs only, two simulation steps per
+video frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera straight from the side.
 """
 
 import genesis as gs

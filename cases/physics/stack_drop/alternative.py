@@ -1,8 +1,8 @@
 """Second solution: three 20 cm wooden cubes dropped one above another (centres 0.5, 0.8, 1.1 m) into a stack.
 
-Written from the prompt apart from the oracle. It varies: the cubes created top first, one shared material
-object, the ground's friction (0.6, as the cubes'; left free by the prompt), two simulation steps per video
-frame (dt = 1/(2 FPS)) with 1/600 s substeps, and a camera from the -x side.
+Written from the prompt apart from the oracle. It varies: the cubes created top first, one shared material object,
+the ground's friction (0.6, as the cubes'; left free by the prompt), two simulation steps per video frame (dt = 1/(2
+FPS)) with 1/600 s substeps, and a camera from the -x side.
 """
 
 import genesis as gs

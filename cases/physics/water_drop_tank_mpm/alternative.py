@@ -1,9 +1,9 @@
 """Second solution: a 20 cm cube of water (MPM liquid) dropped into a 30 cm square tank spreads over its floor.
 
-Written from the prompt apart from the oracle. It varies: a coarser MPM grid (28 cells per metre) sampled at half a
-cell (particle size 1/56 m), the tank's walls placed exactly by the MPM domain (Genesis keeps particles 3 cells
-inside the bounds it is given), two simulation steps per video frame (dt = 1/(2 FPS)) with 1/2000 s substeps (the
-default liquid's sound speed, about 24 m/s, within the grid's CFL limit), and the camera added first.
+Written from the prompt apart from the oracle. It varies: an MPM grid of 28 cells per metre sampled at half a cell
+(particle size 1/56 m), the tank's walls and floor placed exactly by the MPM domain (Genesis keeps particles 3 cells
+inside the bounds it is given), two simulation steps per video frame (dt = 1/(2 FPS)) with substeps of about 1/2000
+s (the default liquid's sound speed, about 24 m/s, within the grid's CFL limit), and the camera added first.
 """
 
 import genesis as gs
