@@ -1,8 +1,8 @@
 """Second solution: a wooden ball (r 6 cm, 500 kg/m^3) dropped into a 15 cm deep SPH pool floats.
 
 Written from the prompt apart from the oracle. It varies: a particle size of 2.2 cm with substeps of about 1/2000 s
-(the state equation's sound speed, about 19 m/s, moves under a tenth of the 4.4 cm support radius per substep), two
-simulation steps per video frame (dt = 1/(2 FPS)), the camera added first, the ball created before the water and
+(the state equation's sound speed, about 19 m/s, crosses about a fifth of the 4.4 cm support radius per substep),
+two simulation steps per video frame (dt = 1/(2 FPS)), the camera added first, the ball created before the water and
 given a friction of 0.3 (left free).
 """
 

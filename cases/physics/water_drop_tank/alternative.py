@@ -1,8 +1,8 @@
 """Second solution: a 20 cm cube of water (SPH) dropped into a 30 cm square tank spreads over its floor.
 
 Written from the prompt apart from the oracle. It varies: a particle size of 2.2 cm with substeps of about 1/2000 s
-(the state equation's sound speed, about 19 m/s, moves under a tenth of the 4.4 cm support radius per substep), two
-simulation steps per video frame (dt = 1/(2 FPS)), the camera added first and the water before the ground.
+(the state equation's sound speed, about 19 m/s, crosses about a fifth of the 4.4 cm support radius per substep),
+two simulation steps per video frame (dt = 1/(2 FPS)), the camera added first and the water before the ground.
 """
 
 import genesis as gs
