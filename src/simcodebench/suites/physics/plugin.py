@@ -73,6 +73,10 @@ class PhysicsSuite(SuitePlugin):
         """The oracle with the suite's video contract."""
         return scorer.oracle_source(case)
 
+    def adapt_solution(self, case: Case, source: str) -> str:
+        """A second solution with the variant's video contract, as the oracle (its ``RES, FPS, SECONDS`` line)."""
+        return scorer.with_contract(case, source)
+
     def prompt_context(self, case: Case) -> dict[str, Any]:
         """The video contract."""
         return scorer.prompt_context(case)
