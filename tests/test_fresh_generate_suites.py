@@ -43,6 +43,9 @@ def test_generate_is_reproducible_and_verified(
         assert report["families_without_generator"] == [families[0]]
     if suite == "physics@smoke":
         assert [c["family"] for c in report["cases"]] == ["ball_drop", "block_slide", "box_drop"]
+    # the published cases' second solutions solve the published numbers: no fresh case keeps one
+    assert all(case.hidden.alternative is None for case in cases)
+    assert not list(first.folder.glob("*/alternative*"))
 
 
 def test_a_suite_of_families_without_generators_says_so(tmp_path: Path) -> None:

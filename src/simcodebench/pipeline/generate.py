@@ -132,9 +132,16 @@ def _suite_yaml(parent: Path, name: str, seed: int, variant: str | None) -> str:
 
 
 def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
-    """The family's own files (an oracle in its folder, inputs), then the draw's files and ``case.yaml``."""
+    """The family's own files (an oracle in its folder, inputs), then the draw's files and ``case.yaml``.
+
+    The family's second solution (``hidden.alternative``) solves the published numbers, so a fresh case keeps
+    none unless its draw writes one."""
     folder.mkdir()
+    alternative = family.hidden.alternative
+    kept_alternative = alternative is not None and alternative in draw.files
     for entry in sorted(family.folder.iterdir()):
+        if entry.name == alternative and not kept_alternative:
+            continue
         if entry.name not in ("case.yaml", "README.md", "__pycache__") and not entry.name.startswith("."):
             (shutil.copytree if entry.is_dir() else shutil.copyfile)(entry, folder / entry.name)
     for name, content in sorted(draw.files.items()):
@@ -147,6 +154,8 @@ def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
         else:
             path.write_text(content, encoding="utf-8")
     data = {**draw.case, "id": folder.name}
+    if not kept_alternative and "alternative" in data.get("hidden", {}):
+        data["hidden"] = {key: value for key, value in data["hidden"].items() if key != "alternative"}
     data["tags"] = [*[t for t in draw.case.get("tags", []) if t != "fresh"], "fresh"]
     (folder / "case.yaml").write_text(_dump_yaml(data), encoding="utf-8")
 
