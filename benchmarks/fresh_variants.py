@@ -119,9 +119,14 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
         f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
         "and writing the case; verifying is the "
         "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
-        "scikit-fem refinement study against the closed form or the DOLFINx twin). Same seed: a second "
-        "generation compared byte for byte; other seed "
-        f"{args.other_seed}: every case file differs.\n",
+        "scikit-fem refinement study against the closed form or the DOLFINx twin)."
+        + (
+            ""
+            if args.no_repeat
+            else f" Same seed: a second generation compared byte for byte; other seed "
+            f"{args.other_seed}: every case file differs."
+        )
+        + "\n",
         "| suite | fresh cases | drawn | dropped | drawing s | verifying s | wall s | same seed identical "
         "| other seed differs |",
         "|---|---|---|---|---|---|---|---|---|",
