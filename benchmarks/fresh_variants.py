@@ -10,7 +10,8 @@ check fails. Each generation runs in a scratch folder (never under cases/).
 twin); ``--no-repeat`` skips the second generations (same seed, other seed), for a large count.
 
 Usage: python benchmarks/fresh_variants.py [--suites fem,fea] [--count 3] [--seed 11] [--other-seed 12]
-       [--no-pipeline] [--details] [--no-repeat] [--max-draws 5] [--out benchmarks/results/fresh-variants.md]
+       [--no-pipeline] [--details] [--no-repeat] [--max-draws 5] [--cases a,b]
+       [--out benchmarks/results/fresh-variants.md]
 """
 
 from __future__ import annotations
@@ -47,14 +48,16 @@ def generation_rows(args: argparse.Namespace, cases: Path, scratch: Path) -> lis
     rows = []
     for suite in args.suites:
         started = time.perf_counter()
-        done: Generated = generate(suite, args.count, args.seed, out=cases, max_draws=args.max_draws)
+        done: Generated = generate(suite, args.count, args.seed, args.cases, out=cases, max_draws=args.max_draws)
         wall = time.perf_counter() - started
         mine = tree(done.folder)
         case_files = [name for name in mine if name.endswith("/case.yaml")]
         same = other = None
         if not args.no_repeat:
-            again = generate(suite, args.count, args.seed, out=scratch / "again", max_draws=args.max_draws)
-            different = generate(suite, args.count, args.other_seed, out=scratch / "other", max_draws=args.max_draws)
+            again = generate(suite, args.count, args.seed, args.cases, out=scratch / "again", max_draws=args.max_draws)
+            different = generate(
+                suite, args.count, args.other_seed, args.cases, out=scratch / "other", max_draws=args.max_draws
+            )
             theirs = tree(different.folder)
             same = mine == tree(again.folder)
             other = all(mine.get(n) != theirs.get(n) for n in case_files) and bool(case_files)
@@ -116,9 +119,14 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
         f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
         "and writing the case; verifying is the "
         "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
-        "scikit-fem refinement study against the closed form or the DOLFINx twin). Same seed: a second "
-        "generation compared byte for byte; other seed "
-        f"{args.other_seed}: every case file differs.\n",
+        "scikit-fem refinement study against the closed form or the DOLFINx twin)."
+        + (
+            ""
+            if args.no_repeat
+            else f" Same seed: a second generation compared byte for byte; other seed "
+            f"{args.other_seed}: every case file differs."
+        )
+        + "\n",
         "| suite | fresh cases | drawn | dropped | drawing s | verifying s | wall s | same seed identical "
         "| other seed differs |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -189,6 +197,7 @@ def main() -> int:
     parser.add_argument("--no-repeat", action="store_true")
     parser.add_argument("--details", action="store_true")
     parser.add_argument("--max-draws", type=int, default=5)
+    parser.add_argument("--cases", type=lambda s: s.split(","), help="published case ids to draw from (all suites)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "fresh-variants.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="fresh-variants-") as scratch:
