@@ -134,11 +134,15 @@ def _suite_yaml(parent: Path, name: str, seed: int, variant: str | None) -> str:
 def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
     """The family's own files (an oracle in its folder, inputs), then the draw's files and ``case.yaml``.
 
-    The family's second solution (``hidden.alternative``) solves the published numbers, so a fresh case keeps
-    none unless its draw writes one."""
+    A second solution in the family's own folder (``hidden.alternative``) solves the published numbers, so a fresh
+    case keeps it only when its draw writes a new one; a suite's shared second solution (outside the case folder,
+    as fem's, which reads the case's spec) solves any case and is kept."""
     folder.mkdir()
     alternative = family.hidden.alternative
-    kept_alternative = alternative is not None and alternative in draw.files
+    shared = alternative is not None and not (family.folder / alternative).resolve().is_relative_to(
+        family.folder.resolve()
+    )
+    kept_alternative = alternative is not None and (shared or alternative in draw.files)
     for entry in sorted(family.folder.iterdir()):
         if entry.name == alternative and not kept_alternative:
             continue
