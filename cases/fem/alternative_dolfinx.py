@@ -16,8 +16,6 @@ What it varies against the reference solver (cases/fem/README.md, "Second soluti
   owns, rank 0 gathers), not the bounding-box search of the guide.
 """
 
-from mpi4py import MPI
-
 import math
 
 import basix.ufl
@@ -26,6 +24,7 @@ import sympy
 import ufl
 from dolfinx import default_scalar_type, fem, geometry, mesh
 from dolfinx.fem import petsc as fem_petsc
+from mpi4py import MPI
 
 DEGREE = 3
 SYMBOLS = sympy.symbols("x y z t")
@@ -43,7 +42,9 @@ class Data:
     """One expression of the case_spec: as UFL on the mesh (time a Constant) and as numpy for interpolation."""
 
     def __init__(self, text):
-        self.expr = sympy.sympify(str(text), locals={"x": SYMBOLS[0], "y": SYMBOLS[1], "z": SYMBOLS[2], "t": SYMBOLS[3]})
+        self.expr = sympy.sympify(
+            str(text), locals={"x": SYMBOLS[0], "y": SYMBOLS[1], "z": SYMBOLS[2], "t": SYMBOLS[3]}
+        )
         self._ufl = sympy.lambdify(SYMBOLS, self.expr, modules=[UFL_FUNCTIONS])
         self._np = sympy.lambdify(SYMBOLS, self.expr, modules="numpy")
 
@@ -206,14 +207,19 @@ def gmsh_mesh(comm, domain, h):
         elif kind == "dumbbell":
             parts = [(2, occ.addDisk(*c["c"], 0.0, c["r"], c["r"])) for c in (g["left_circle"], g["right_circle"])]
             b = g["bridge"]
-            bridge = (2, occ.addRectangle(b["x_min"], b["y_min"], 0.0, b["x_max"] - b["x_min"], b["y_max"] - b["y_min"]))
+            bridge = (
+                2,
+                occ.addRectangle(b["x_min"], b["y_min"], 0.0, b["x_max"] - b["x_min"], b["y_max"] - b["y_min"]),
+            )
             shape, _ = occ.fuse([parts[0]], [parts[1], bridge])
         else:
             raise ValueError(f"domain type {kind!r} is not handled")
         occ.removeAllDuplicates()
         occ.synchronize()
         vertices = {tag: gmsh.model.getValue(0, tag, []) for _, tag in gmsh.model.getEntities(0)}
-        corner_points = [t for t, p in vertices.items() if any(np.hypot(p[0] - cx, p[1] - cy) < 1e-9 for cx, cy in corners)]
+        corner_points = [
+            t for t, p in vertices.items() if any(np.hypot(p[0] - cx, p[1] - cy) < 1e-9 for cx, cy in corners)
+        ]
         surfaces = [tag for dim, tag in gmsh.model.getEntities(2)]
         gmsh.option.setNumber("Mesh.CharacteristicLengthMax", h)
         gmsh.option.setNumber("Mesh.CharacteristicLengthMin", h / 10)
@@ -333,8 +339,19 @@ def krylov(kind, comm):
     if kind == "spd":
         return {"ksp_type": "cg", "pc_type": "gamg", "ksp_rtol": 1e-12, "ksp_atol": 1e-14, "ksp_max_it": 1000}
     if kind == "nonsym":
-        pc = {"pc_type": "ilu", "pc_factor_levels": 1} if comm.size == 1 else {"pc_type": "bjacobi", "sub_pc_type": "ilu"}
-        return {"ksp_type": "gmres", "ksp_gmres_restart": 200, "ksp_rtol": 1e-12, "ksp_atol": 1e-14, "ksp_max_it": 2000, **pc}
+        pc = (
+            {"pc_type": "ilu", "pc_factor_levels": 1}
+            if comm.size == 1
+            else {"pc_type": "bjacobi", "sub_pc_type": "ilu"}
+        )
+        return {
+            "ksp_type": "gmres",
+            "ksp_gmres_restart": 200,
+            "ksp_rtol": 1e-12,
+            "ksp_atol": 1e-14,
+            "ksp_max_it": 2000,
+            **pc,
+        }
     return {"ksp_type": "preonly", "pc_type": "lu", "pc_factor_mat_solver_type": "mumps"}
 
 
@@ -479,9 +496,7 @@ def scalar_problem(family, spec, msh):
     params = spec["pde"].get("params", {})
     V = fem.functionspace(msh, ("Lagrange", DEGREE))
     v, uh = ufl.TestFunction(V), fem.Function(V)
-    nonlinear = family == "burgers" or (
-        family == "reaction_diffusion" and params["reaction"]["type"] != "linear"
-    )
+    nonlinear = family == "burgers" or (family == "reaction_diffusion" and params["reaction"]["type"] != "linear")
     kind = {"helmholtz": "lu", "convection_diffusion": "nonsym", "burgers": "nonsym"}.get(family, "spd")
     if family == "reaction_diffusion":
         kind = "lu" if "time" not in spec["pde"] else "nonsym"
@@ -578,7 +593,12 @@ def wave_problem(spec, msh):
     V = fem.functionspace(msh, ("Lagrange", DEGREE))
     uh = fem.Function(V)
     uh.interpolate(wh.sub(0))
-    return uh, {"time_scheme": "BDF2 on (u, u_t) (first step Crank-Nicolson)", "dt": dt, "n_steps": n, "ksp_type": "preonly"}
+    return uh, {
+        "time_scheme": "BDF2 on (u, u_t) (first step Crank-Nicolson)",
+        "dt": dt,
+        "n_steps": n,
+        "ksp_type": "preonly",
+    }
 
 
 def biharmonic_problem(spec, msh):
@@ -622,7 +642,10 @@ def flow_problem(family, spec, msh):
     W = fem.functionspace(
         msh,
         basix.ufl.mixed_element(
-            [basix.ufl.element("Lagrange", cell, DEGREE, shape=(gdim,)), basix.ufl.element("Lagrange", cell, DEGREE - 1)]
+            [
+                basix.ufl.element("Lagrange", cell, DEGREE, shape=(gdim,)),
+                basix.ufl.element("Lagrange", cell, DEGREE - 1),
+            ]
         ),
     )
     x = ufl.SpatialCoordinate(msh)
@@ -632,7 +655,9 @@ def flow_problem(family, spec, msh):
     bcs = list(bc.bcs)
     if whole_boundary_is_dirichlet(msh, spec):
         Q, _ = W.sub(1).collapse()
-        corner = msh.geometry.x[np.lexsort((msh.geometry.x[:, 1], msh.geometry.x[:, 0]))[0]] if len(msh.geometry.x) else None
+        corner = (
+            msh.geometry.x[np.lexsort((msh.geometry.x[:, 1], msh.geometry.x[:, 0]))[0]] if len(msh.geometry.x) else None
+        )
         corner = msh.comm.bcast(corner, root=0)
         dofs = fem.locate_dofs_geometrical(
             (W.sub(1), Q), lambda p: np.isclose(p[0], corner[0]) & np.isclose(p[1], corner[1])
@@ -666,7 +691,11 @@ def flow_problem(family, spec, msh):
 
 def grid_points(grid):
     box = grid["bbox"]
-    axes = [np.linspace(box[2 * i], box[2 * i + 1], int(grid[f"n{name}"])) for i, name in enumerate("xyz") if f"n{name}" in grid]
+    axes = [
+        np.linspace(box[2 * i], box[2 * i + 1], int(grid[f"n{name}"]))
+        for i, name in enumerate("xyz")
+        if f"n{name}" in grid
+    ]
     mesh_axes = np.meshgrid(*axes[::-1], indexing="ij")  # (z,) y, x: the last index runs fastest
     shape = mesh_axes[0].shape
     coords = [m.ravel() for m in mesh_axes[::-1]]
@@ -676,7 +705,7 @@ def grid_points(grid):
 
 
 def sample(uh, grid):
-    """The field (or its magnitude) on the grid on rank 0; NaN where no cell holds the point."""
+    """The field (or its magnitude) on the grid; NaN where no cell holds the point."""
     msh = uh.function_space.mesh
     comm = msh.comm
     points, shape = grid_points(grid)
@@ -688,13 +717,14 @@ def sample(uh, grid):
     values = np.asarray(uh.eval(dest, cells) if len(dest) else np.zeros((0, size))).reshape(len(dest), size)
     field = np.linalg.norm(values, axis=1) if values.shape[1] > 1 else values[:, 0]
     gathered = comm.gather(field, root=0)
-    if comm.rank != 0:
-        return None
-    owner = np.asarray(owned.src_owner)
-    out = np.full(len(points), np.nan)
-    for rank, part in enumerate(gathered):
-        out[owner == rank] = part
-    return out.reshape(shape)
+    out = None
+    if comm.rank == 0:
+        owner = np.asarray(owned.src_owner)
+        out = np.full(len(points), np.nan)
+        for rank, part in enumerate(gathered):
+            out[owner == rank] = part
+        out = out.reshape(shape)
+    return comm.bcast(out, root=0)  # every rank returns the whole grid
 
 
 # ---------------------------------------------------------------------------------------------------- entry
@@ -727,6 +757,8 @@ def solve(case_spec):
     else:
         raise ValueError(f"family {family!r} is not handled")
     u_grid = sample(uh, grid)
-    solver_info = {"mesh_resolution": n_per_unit, "element_degree": DEGREE, "pc_type": info.get("pc_type", ""),
-                   "rtol": 1e-12, **info}  # fmt: skip
+    names = {"spd": ("cg", "gamg"), "nonsym": ("gmres", "ilu"), "lu": ("preonly", "lu")}
+    ksp, pc = names.get(info.get("ksp_type"), (info.get("ksp_type", ""), info.get("pc_type", "")))
+    solver_info = {**info, "mesh_resolution": n_per_unit, "element_degree": DEGREE, "ksp_type": ksp, "pc_type": pc,
+                   "rtol": 1e-12}  # fmt: skip
     return {"u": u_grid, "solver_info": solver_info}
