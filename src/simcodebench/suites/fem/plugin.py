@@ -62,6 +62,10 @@ class FemSuite(SuitePlugin):
         """The oracle's convergence rate at three refinements against the element's order."""
         return fresh.verify_fresh_case(case, workdir)
 
+    def adapt_solution(self, case: Case, source: str) -> str:
+        """The second solution under a released variant: handed our ``case_spec`` as the oracle is."""
+        return harness.released_adapted(case, source)
+
     def prompt_context(self, case: Case) -> dict[str, Any]:
         """Under a released variant, ``released_task``: the released prompt's body for the released case_spec
         (which the variant shows the program, so it is the visible part there)."""
