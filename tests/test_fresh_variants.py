@@ -240,6 +240,9 @@ def test_the_fem_verification_checks_the_rate_and_fails_a_wrong_forcing(broken, 
     check = done.report["cases"][0]["verification"]
     assert check["expected_rate"] == 3 and abs(check["rates"][-1] - 3) <= 0.5
     assert [level["resolution"] for level in check["levels"]] == [8, 16, 32]
+    # fem's shared second solution reads the case's spec, so the fresh case keeps it (and its file is there)
+    assert case.hidden.alternative == "../alternative_dolfinx.py"
+    assert (done.folder / "alternative_dolfinx.py").is_file()
 
 
 # ---------------------------------------------------------------- published against fresh

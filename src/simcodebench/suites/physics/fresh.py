@@ -243,6 +243,7 @@ def fresh_draw(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     edits, oracle_edits = spec.edits(drawn)
     raw = read_yaml(family.folder / "case.yaml")
     mutants = raw["hidden"].pop("mutants", None)
+    raw["hidden"].pop("alternative", None)  # the second solution keeps the published numbers
     case = substitute_strings(raw, edits, str(family.folder / "case.yaml"))
     case["hidden"]["reference"]["params"] = {**spec.reference(drawn), "density": drawn["density"]}
     # each check its own mapping (a shared one would be written as a YAML anchor and alias)
