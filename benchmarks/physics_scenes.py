@@ -1,4 +1,5 @@
-"""Every physics case's oracle run on real Genesis, timed and scored (all its checks must pass), mutants optional.
+"""Every physics case's oracle (or second solution) run on real Genesis, timed and scored (all its checks must
+pass), mutants optional.
 
 All scenes run in ONE Genesis session (the suite's ``session_worker.py`` in the genesis environment): one ``gs.init``
 and import for the whole table, as the tests do. Per case: build s (``scene.build``), simulate s (from the
@@ -9,12 +10,17 @@ with ``--mutants``, how many mutants landed in their declared class (each mutant
 Prints a markdown table for benchmarks/results/physics.md and exits non-zero when an oracle fails a check or a
 mutant misses.
 
+``--solution alternative`` runs each case's second solution (``hidden.alternative``, with the variant's video
+contract as the alternative agent gets it) instead of its oracle, and with ``--mutants`` the mutants built on it
+(``<name>@alternative``); a mutant whose edit does not occur in the second solution is counted as not applicable.
+
 ``--fresh`` starts a new worker per case (import s is then that case's own import of Genesis) with the
 environment's kernel cache, as a job does after the first run (warm cache); ``--cold`` does the same with an
 empty kernel cache per case, as the very first run after provisioning (Genesis compiles its kernels anew).
 
-Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants] [--details]
-       [--fresh | --cold]
+Usage: python benchmarks/physics_scenes.py [--variant smoke|full] [--cases a,b,...] [--mutants | --only-mutants a,b]
+       [--details]
+       [--solution oracle|alternative] [--fresh | --cold]
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from pathlib import Path
 
 from _common import REPO, machine
 
+from simcodebench.agents.backends.alternative import alternative_artifact, has_alternative
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.core.cases import Case, load_suite_cases
 from simcodebench.execution.environments import get_environment
@@ -100,40 +107,51 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def bench_case(session: Session, case: Case, work: Path, mutants: bool, details: bool) -> tuple[str, list[str]]:
-    """One table row for ``case`` and the problems found (a failed check, a mutant off its class)."""
-    answer = session.run(scorer.oracle_source(case), work / case.id / "oracle")
+def bench_case(
+    session: Session,
+    case: Case,
+    work: Path,
+    mutants: list[str] | None,
+    details: bool,
+    solution: str = "oracle",
+) -> tuple[str, list[str]]:
+    """One table row for ``case`` run as ``solution`` (its oracle or its second solution) and the problems found
+    (a failed check, a mutant off its class); ``mutants``: the names of those to run too (None: none)."""
+    source = scorer.oracle_source(case) if solution == "oracle" else alternative_artifact(case)
+    answer = session.run(source, work / case.id / solution)
     problems = []
     checks = "-"
     if answer["ok"]:
-        evaluation = scorer.measure(case, work / case.id / "oracle", scorer.generate_reference(case))
+        evaluation = scorer.measure(case, work / case.id / solution, scorer.generate_reference(case))
         total = int(evaluation.metrics["physics_checks"])
         checks = f"{total - int(evaluation.metrics['physics_failed'])}/{total}"
         if details:
-            for result in run_checks(load_recording(work / case.id / "oracle").main_scene(), evaluation_checks(case)):
+            for result in run_checks(load_recording(work / case.id / solution).main_scene(), evaluation_checks(case)):
                 print(
                     f"  {case.id} {result.name}: {result.value} vs {result.expected} {result.detail}", file=sys.stderr
                 )
         if evaluation.outcome != "ok" or evaluation.error:
-            problems.append(f"{case.id}: oracle {evaluation.outcome}: {evaluation.message}")
+            problems.append(f"{case.id}: {solution} {evaluation.outcome}: {evaluation.message}")
     else:
-        problems.append(f"{case.id}: oracle raised: {answer['error'][-2000:]}")
+        problems.append(f"{case.id}: {solution} raised: {answer['error'][-2000:]}")
     landed = "-"
-    if mutants:
-        hits = 0
-        names = mutant_names(case)
+    if mutants is not None:
+        hits, skipped = 0, 0
+        names = mutant_names(case, mutants, base=solution)
         for index, name in enumerate(names):
             try:
-                mutant = build_mutant(case, index, None)
-            except ValueError as exc:  # an edit that does not apply to this oracle
-                problems.append(f"{case.id}: mutant {name}: {exc}")
+                mutant = build_mutant(case, index, None, mutants, base=solution)
+            except ValueError as exc:  # an edit that does not occur in this solution
+                if solution == "oracle":
+                    problems.append(f"{case.id}: mutant {name}: {exc}")
+                skipped += 1
                 continue
-            run_dir = work / case.id / name
+            run_dir = work / case.id / mutant.name
             got, message = failure_class(case, session.run(mutant.source, run_dir), run_dir)
             hits += got == mutant.declared_class
             if got != mutant.declared_class:
-                problems.append(f"{case.id}: mutant {name} landed {got}, not {mutant.declared_class}: {message}")
-        landed = f"{hits}/{len(names)}"
+                problems.append(f"{case.id}: mutant {mutant.name} landed {got}, not {mutant.declared_class}: {message}")
+        landed = f"{hits}/{len(names) - skipped}" + (f" ({skipped} n/a)" if skipped else "")
     spec = case.visible.spec
     simulate = None if answer["after_build_s"] is None else answer["after_build_s"] - answer["render_s"]
     row = (
@@ -150,7 +168,11 @@ def main() -> int:
     parser.add_argument("--variant", default="smoke", help="suite variant (smoke, default; 'full' for the paper's)")
     parser.add_argument("--cases", default="", help="comma-separated case ids (default: every physics case)")
     parser.add_argument("--mutants", action="store_true", help="also run every mutant of each case")
+    parser.add_argument("--only-mutants", default="", help="comma-separated mutant names to run (only these)")
     parser.add_argument("--details", action="store_true", help="print each check's value of each oracle (stderr)")
+    parser.add_argument(
+        "--solution", choices=("oracle", "alternative"), default="oracle", help="what to run (default: the oracle)"
+    )
     fresh = parser.add_mutually_exclusive_group()
     fresh.add_argument("--fresh", action="store_true", help="a new worker per case, warm kernel cache")
     fresh.add_argument("--cold", action="store_true", help="a new worker per case, empty kernel cache")
@@ -161,9 +183,15 @@ def main() -> int:
     unknown = sorted(set(wanted) - {c.id for c in cases})
     if unknown:
         raise SystemExit(f"--cases: {unknown} are not physics cases; known: {[c.id for c in cases]}")
-    selected = [c for c in cases if not wanted or c.id in wanted]
+    only = [name for name in args.only_mutants.split(",") if name]
+    chosen = only or ([m["name"] for m in cases[0].suite.mutants] if args.mutants else None)
+    runnable = [c for c in cases if args.solution == "oracle" or has_alternative(c)]
+    selected = [c for c in runnable if not wanted or c.id in wanted]
     mode = "cold kernel cache" if args.cold else "warm kernel cache" if args.fresh else "one session"
-    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; variant {args.variant}; {mode}")
+    print(
+        f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}; variant {args.variant}; {mode}; "
+        f"solution {args.solution}"
+    )
     print()
     print(
         "| case | domain | difficulty | import s | build s | simulate s | render s | total s | peak RSS MiB "
@@ -181,7 +209,7 @@ def main() -> int:
                     cache = Path(tempfile.mkdtemp(dir=tmp, prefix="kernel-cache-")) if args.cold else None
                     # Genesis's own output goes to the log, not into the table
                     session = Session(Path(tmp) / f"worker-{case.id}.log", cache)
-                row, found = bench_case(session, case, Path(tmp), args.mutants, args.details)
+                row, found = bench_case(session, case, Path(tmp), chosen, args.details, args.solution)
                 print(row, flush=True)
                 problems += found
         finally:

@@ -1,5 +1,5 @@
 """The physics runner on real Genesis (one session for the whole test session, small scenes): the backend the
-harness picks, the recorded state, and the oracles and their mutants on physics@smoke, scored."""
+harness picks, the recorded state, and the oracles, the second solutions and their mutants on physics@smoke, scored."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from physics_support import harness_backend, start_session
 from pipeline import REPO
 
+from simcodebench.agents.backends.alternative import alternative_artifact
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.core.cases import get_case
 from simcodebench.pipeline.gates import OUTCOME_CLASS
@@ -113,6 +114,29 @@ def test_the_oracle_passes_and_each_mutant_lands_in_its_class(genesis, tmp_path,
         answer, _ = genesis.run(mutant.source, tmp_path / name)
         landed[name] = (failure_class(case, answer, tmp_path / name), mutant.declared_class)
     assert all(got == want for got, want in landed.values()), landed
+
+
+@pytest.mark.parametrize("case_id", ["ball_drop", "block_slide", "sphere_collision_glancing", "incline_stick_slip"])
+def test_the_second_solution_passes_every_check(genesis, tmp_path, case_id):
+    """The case's second solution (``hidden.alternative``, written apart from the oracle: two steps per frame,
+    other substeps, frictions the prompt leaves free, another camera and creation order), as the alternative
+    agent gets it: at the smoke variant's video contract."""
+    case = get_case("physics@smoke", case_id)
+    answer, recording = genesis.run(alternative_artifact(case), tmp_path)
+    assert answer["ok"], answer["error"]
+    assert recording.main_scene().dt == pytest.approx(1 / 60)  # two steps per frame of the 30 fps video
+    evaluation = scorer.measure(case, tmp_path, scorer.generate_reference(case))
+    assert evaluation.outcome == "ok" and evaluation.error == 0, evaluation.message
+    assert evaluation.metrics["code"] == 50.0 and evaluation.metrics["physics"] == 100.0
+
+
+@pytest.mark.parametrize("name", ["gravity-50", "too-short"])
+def test_a_mutant_of_a_second_solution_lands_in_its_class(genesis, tmp_path, name):
+    case = get_case("physics@smoke", "ball_drop")
+    mutant = build_mutant(case, 0, None, [name], base="alternative")
+    assert mutant.name == f"{name}@alternative"
+    answer, _ = genesis.run(mutant.source, tmp_path)
+    assert failure_class(case, answer, tmp_path) == mutant.declared_class
 
 
 @pytest.mark.parametrize("name", ["rigid_box_drop.py", "mpm_elastic_cube.py", "sph_water_column.py"])

@@ -55,7 +55,8 @@ def _visible_text(case) -> str:
 def _template_text(case) -> str:
     """The suite's prompt templates and the files they include: the same for every case, so public by
     construction (a library guide may share idioms with an oracle without leaking anything of a case)."""
-    names = [name for name in case.suite.data["prompt"].values() if name]
+    prompt = case.suite.data["prompt"].values()
+    names = [name for name in prompt if isinstance(name, str) and (case.suite.folder / name).is_file()]
     texts = [(case.suite.folder / name).read_text() for name in names]
     included = {m for text in texts for m in re.findall(r"{%-?\s*include\s+[\"']([^\"']+)[\"']", text)}
     return "\n".join(texts + [(case.suite.folder / name).read_text() for name in sorted(included)])

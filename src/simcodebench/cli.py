@@ -71,6 +71,26 @@ def _prompt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generate(args: argparse.Namespace) -> int:
+    from simcodebench.pipeline.generate import GenerationFailed, generate
+
+    suite = args.suite + (f"@{args.variant}" if args.variant else "")
+    families = [name for name in (args.cases or "").split(",") if name] or None
+    out = Path(args.out) if args.out else None
+    try:
+        done = generate(suite, args.count, args.seed, families, out=out, max_draws=args.max_draws)
+    except GenerationFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    draws = done.report["draws"]
+    print(
+        f"{done.folder}: {draws['kept']} fresh case(s) of {done.report['fresh_of']} (seed {args.seed}), "
+        f"{draws['made']} drawn, {draws['dropped']} dropped by verification; drawing {done.draw_seconds:.1f} s, "
+        f"verifying {done.verify_seconds:.1f} s"
+    )
+    return 0
+
+
 def _targets(args: argparse.Namespace) -> int:
     from simcodebench.core.io import read_yaml
     from simcodebench.pipeline.plan import Plan
@@ -131,6 +151,17 @@ def build_parser() -> argparse.ArgumentParser:
     prompt = commands.add_parser("prompt", help="print the first-attempt prompt of SUITE/CASE")
     prompt.add_argument("case", help="suite/case, e.g. re4/sod")
     prompt.set_defaults(func=_prompt)
+    generate = commands.add_parser(
+        "generate", help="write SUITE-fresh-sSEED: fresh instances of SUITE's cases with verified references"
+    )
+    generate.add_argument("suite", help="the published suite, e.g. fem")
+    generate.add_argument("--count", type=int, required=True, help="how many fresh cases to keep")
+    generate.add_argument("--seed", type=int, required=True, help="the seed (the same seed writes the same bytes)")
+    generate.add_argument("--variant", help="read the suite under this variant (e.g. smoke)")
+    generate.add_argument("--cases", help="comma-separated ids of the published cases to draw from (default: all)")
+    generate.add_argument("--max-draws", type=int, default=5, help="draws per case before giving up (default 5)")
+    generate.add_argument("--out", help="folder the fresh suite is written in (default: cases/)")
+    generate.set_defaults(func=_generate)
     targets = commands.add_parser(
         "targets", help="print the batch records (every attempt) that hold one case and/or agent's samples"
     )

@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from simcodebench.core.errors import InputError
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
     from simcodebench.core.cases import Case
+    from simcodebench.core.fresh import FreshCheck, FreshDraw
     from simcodebench.core.measurement import Measurement
     from simcodebench.core.references import Reference
 
@@ -83,6 +85,10 @@ class SuitePlugin(abc.ABC):
 
     name: ClassVar[str]
     """The name a ``suite.yaml`` gives in its ``plugin`` field (several suite folders may share a plugin)."""
+
+    fresh_note: ClassVar[str] = "its plugin has no generator of fresh cases"
+    """Why ``simcodebench generate`` can make no fresh case of the suite, when :meth:`fresh_case` returns None for
+    every family (cfd-query: a new multiple-choice question needs an author)."""
 
     mutant_operations: ClassVar[Mapping[str, MutantOperation]] = {}
     """Mutant operations of the suite's own artifacts, beside the generic program edits; ``suite.yaml``'s
@@ -182,3 +188,21 @@ class SuitePlugin(abc.ABC):
         """Add the suite's subcommands (an importer, a replay or compare command) to the command line's groups;
         each sets ``func`` (``args -> exit status``) with ``set_defaults``."""
         return None
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """A new, never-published instance of the published case ``family`` (docs/fresh-variants.md): the same
+        templates and problem statement with new numbers and shapes (coefficients, forcing, manufactured solution,
+        geometry, loads, initial states) drawn from ``rng`` within the family's stated ranges, and a reference
+        that follows from them. Deterministic in ``rng`` (no clock, no absolute paths in what it returns).
+        None (the default): the family has no generator; ``simcodebench generate`` then draws the other
+        families, and says :attr:`fresh_note` when no family has one."""
+        return None
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """Check a drawn case's reference before it is kept (a manufactured solution's convergence rate under
+        refinement, a closed form against a solver, two solvers or two refinement levels agreeing), working in
+        the scratch folder ``workdir``; a check that is not ``ok`` drops the draw. Called only on cases
+        :meth:`fresh_case` made; the default refuses, so a suite with a generator must say how it verifies."""
+        from simcodebench.core.fresh import FreshCheck
+
+        return FreshCheck(ok=False, detail={"reason": f"plugin {self.name} does not verify fresh cases"})

@@ -1,6 +1,8 @@
 """Runs side by side (``simcodebench compare runs``): one table of agents by suites with the macro average
 over suites beside the pooled rate, and for each two agents on the same cases a paired comparison per suite
-(exact McNemar test, paired bootstrap interval of the difference in pass rate).
+(exact McNemar test, paired bootstrap interval of the difference in pass rate), and where the runs hold a suite
+and its fresh instances, each agent's rate on both paired by family with the contamination gap
+(:mod:`.fresh_gap`).
 
 A run's verdicts count as in its summary: each sample's final attempt, F-Infra and F-Case left out. An agent's
 name is kept where one run holds it; an agent that several runs hold is named ``agent@run``. Two agents are
@@ -20,6 +22,7 @@ import pandas as pd
 
 from simcodebench.core.errors import InputError
 from simcodebench.core.failure_classes import INFRA
+from simcodebench.report.fresh_gap import contamination_gaps, family_rates, gap_markdown
 from simcodebench.report.judging import differences, judging
 from simcodebench.report.markdown import NONE, ci, pct, table
 from simcodebench.report.run_source import Run, final_verdicts, open_runs
@@ -45,6 +48,8 @@ class Comparison:
     compare_time_gates: bool
     seed: int
     resamples: int
+    fresh_families: pd.DataFrame
+    fresh_gaps: pd.DataFrame
 
 
 def agent_labels(frames: dict[str, pd.DataFrame]) -> dict[tuple[str, str], str]:
@@ -144,7 +149,8 @@ def compare_runs(
     rows = [
         row for a, b in itertools.combinations(agents, 2) for row in _pair(verdicts, a, b, excluded, seed, resamples)
     ]
-    if len(agents) > 1 and not rows:
+    families = family_rates(verdicts)
+    if len(agents) > 1 and not rows and families.empty:
         sources = ", ".join(str(run.source) for run in runs)
         held = "; ".join(
             f"{agent}: {', '.join(sorted(set(verdicts[verdicts['agent'] == agent]['suite'])))}" for agent in agents
@@ -166,6 +172,8 @@ def compare_runs(
         compare_time_gates=compare_time_gates,
         seed=seed,
         resamples=resamples,
+        fresh_families=families,
+        fresh_gaps=contamination_gaps(families, seed, resamples),
     )
 
 
@@ -318,6 +326,7 @@ def comparison_markdown(cmp: Comparison) -> str:
         f"# Runs compared\n\n{_runs_markdown(cmp)}\n## Pass rate by suite\n\n{_rates_markdown(cmp)}\n"
         f"{NOTE}{aside}\n\n"
         f"## Paired comparisons\n\n{_paired_markdown(cmp)}\n{paired_note}\n\n"
+        f"{gap_markdown(cmp.fresh_gaps, cmp.fresh_families, cmp.seed, cmp.resamples)}"
         f"## Judged differently\n\n{_judging_markdown(cmp)}"
     )
 

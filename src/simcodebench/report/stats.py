@@ -66,8 +66,8 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
 
 
 def paired_bootstrap(
-    a: Sequence[bool],
-    b: Sequence[bool],
+    a: Sequence[float],
+    b: Sequence[float],
     clusters: Sequence[Hashable],
     resamples: int = 10_000,
     seed: int = 0,
@@ -76,7 +76,8 @@ def paired_bootstrap(
     """The difference in pass rate ``mean(a) - mean(b)`` over paired outcomes, with a percentile bootstrap
     interval at ``level``.
 
-    ``a[i]`` and ``b[i]`` are the two agents' verdicts on the same item (a sample of a case); the bootstrap
+    ``a[i]`` and ``b[i]`` are the two agents' verdicts on the same item (a sample of a case; or two rates in
+    [0, 1] on the same item, such as a family's published and fresh pass rates); the bootstrap
     draws whole ``clusters`` (the cases) with replacement, keeping each item's pair together, since samples of
     one case are not independent. Seeded: the same inputs give the same interval. Returns
     ``(difference, low, high)``; raises ``ValueError`` on no pairs or sequences of unequal length.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simcodebench.core.cases import Case, validate_path
 from simcodebench.core.errors import InputError
@@ -13,7 +14,12 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, SuitePlugin
 from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
-from simcodebench.suites.cfd_code import released, scorer
+from simcodebench.suites.cfd_code import fresh, released, scorer
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from simcodebench.core.fresh import FreshCheck, FreshDraw
 
 
 class CfdCodeSuite(SuitePlugin):
@@ -52,6 +58,18 @@ class CfdCodeSuite(SuitePlugin):
     def plot_comparison(self, case: Case, run_dir: Path, reference: Reference, png: Path) -> bool:
         """The fields beside the reference and their difference (statistics for the convection case)."""
         return scorer.plot_comparison(case, run_dir, reference, png)
+
+    def prompt_context(self, case: Case) -> dict[str, float]:
+        """The pass mark the prompt states (``pass_mark``): the paper's fixed NMSE bound, public by definition."""
+        return {"pass_mark": float(case.threshold_policy()["accuracy"]["value"])}
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """New coefficients and final times of the cheap 1-D and 2-D problems (:mod:`.fresh` lists the families)."""
+        return fresh.fresh_draw(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """The reference's two finer truncations agree with it, and the oracle matches it (:func:`.fresh.verify`)."""
+        return fresh.verify(case, workdir)
 
     def add_commands(self, groups: CommandGroups) -> None:
         """``simcodebench replay cfdcodebench`` and ``simcodebench compare cfdcodebench``."""

@@ -20,6 +20,7 @@ class CfdQuerySuite(SuitePlugin):
     """CFDQuery (``cases/cfd-query``): the correct option is the reference; accuracy with its interval."""
 
     name = "cfd-query"
+    fresh_note = "no generator: a new multiple-choice question needs an author"
     mutant_operations = MUTANT_OPERATIONS
 
     def generate_reference(self, case: Case) -> Reference:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simcodebench.core.cases import Case
+from simcodebench.core.fresh import FreshCheck, FreshDraw
 from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.fea import report, scorer
+from simcodebench.suites.fea import fresh, report, scorer
 from simcodebench.suites.fea.importer import import_feabench
 from simcodebench.suites.fea.mutants import MUTANT_OPERATIONS
 
@@ -44,6 +46,14 @@ class FeaSuite(SuitePlugin):
     def measure(self, case: Case, run_dir: Path, reference: Reference) -> Measurement:
         """The reported value's validity (no default, no echo) and relative error."""
         return scorer.measure(case, run_dir, reference)
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """New dimensions, materials and loads of a problem with a closed form (:mod:`.fresh`)."""
+        return fresh.fresh_case(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """The scikit-fem refinement study agrees with the closed form within the suite's tolerance."""
+        return fresh.verify_fresh_case(case, workdir)
 
     def run_metrics(self, case: Case, run_dir: Path) -> dict[str, float]:
         """FEABench's executability and API factuality of the run."""

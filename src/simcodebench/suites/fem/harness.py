@@ -70,14 +70,21 @@ def solve(case_spec):
 """
 
 
+def released_adapted(case: Case, source: str) -> str:
+    """A Python solution written to our ``case_spec``, under a released variant given a ``solve`` in front that
+    ignores the released ``case_spec`` and solves the case's own (the oracle's and the second solution's way)."""
+    if compiled(case) or not is_released(case):
+        return source
+    return source + RELEASED_ADAPTER.format(spec=case_spec(case))
+
+
 def configured_oracle(case: Case, config: dict[str, Any]) -> str:
-    """The oracle's source with its configuration ``config`` (under a released variant with a ``solve`` in front
-    that ignores the released ``case_spec`` and solves the case's own)."""
+    """The oracle's source with its configuration ``config`` (adapted to a released variant by
+    :func:`released_adapted`)."""
     source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
     if compiled(case):
         return f'#define ORACLE_CONFIG_JSON R"json({json.dumps(config)})json"\n{source}'
-    source = f"{source.rstrip()}\n\n\nORACLE_CONFIG = {config!r}\n"
-    return source + RELEASED_ADAPTER.format(spec=case_spec(case)) if is_released(case) else source
+    return released_adapted(case, f"{source.rstrip()}\n\n\nORACLE_CONFIG = {config!r}\n")
 
 
 def oracle_source(case: Case) -> str:

@@ -4,7 +4,9 @@
 the domain fails the run); ``transpose_result`` returns ``u[i, j]`` instead of ``u[j, i]`` (x and y swapped,
 points outside the domain set to 0), a wrong grid orientation that stays finite and well shaped on a square
 grid (F-Acc wherever the solution is not symmetric in x and y); ``sleep_past_time_gate_cpp`` makes a C++
-program outlast the time gate (a static object that sleeps at exit).
+program outlast the time gate (a static object that sleeps at exit) and ``perturb_grid_cpp`` rewrites its grid
+with a wrong answer (a static object that rewrites ``solution_grid.bin`` at exit): both act on any program,
+the oracle or a second solution.
 """
 
 from __future__ import annotations
@@ -65,8 +67,29 @@ def sleep_past_time_gate_cpp(source: str, ctx: MutationContext) -> str:
     )
 
 
+def perturb_grid_cpp(source: str, ctx: MutationContext) -> str:
+    """At exit, rewrite every value ``v`` of ``solution_grid.bin`` (in the working directory, the harness's
+    ``OUTDIR``) as ``1.5 v + 0.5``: finite where the program's values are, well shaped and wrong (F-Acc)."""
+    return (
+        "#include <fstream>\n#include <vector>\n"
+        "namespace {  // mutant: a wrong answer written over the right one\n"
+        "struct MutantPerturb {\n"
+        "  ~MutantPerturb() {\n"
+        "    std::vector<double> values;\n"
+        "    double value;\n"
+        '    std::ifstream in("solution_grid.bin", std::ios::binary);\n'
+        "    while (in.read(reinterpret_cast<char *>(&value), sizeof value)) values.push_back(1.5 * value + 0.5);\n"
+        "    in.close();\n"
+        '    std::ofstream("solution_grid.bin", std::ios::binary)\n'
+        "        .write(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(double));\n"
+        "  }\n"
+        "} mutant_perturb;\n}\n" + source
+    )
+
+
 MUTANT_OPERATIONS = {
     "poison_result": poison_result,
     "transpose_result": transpose_result,
     "sleep_past_time_gate_cpp": sleep_past_time_gate_cpp,
+    "perturb_grid_cpp": perturb_grid_cpp,
 }

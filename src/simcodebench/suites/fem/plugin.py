@@ -7,14 +7,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simcodebench.core.cases import Case
+from simcodebench.core.fresh import FreshCheck, FreshDraw
 from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.fem import harness, outputs, report, scorer
+from simcodebench.suites.fem import fresh, harness, outputs, report, scorer
 from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import LIBRARIES, import_pdeagent_bench
@@ -50,6 +52,19 @@ class FemSuite(SuitePlugin):
     def oracle_source(self, case: Case) -> str:
         """The shared oracle with the case's settings."""
         return harness.oracle_source(case)
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """A new manufactured solution, coefficients and free domain dimensions of a manufactured case
+        (:mod:`.fresh`); the forcing and boundary data derived by sympy."""
+        return fresh.fresh_case(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """The oracle's convergence rate at three refinements against the element's order."""
+        return fresh.verify_fresh_case(case, workdir)
+
+    def adapt_solution(self, case: Case, source: str) -> str:
+        """The second solution under a released variant: handed our ``case_spec`` as the oracle is."""
+        return harness.released_adapted(case, source)
 
     def prompt_context(self, case: Case) -> dict[str, Any]:
         """Under a released variant, ``released_task``: the released prompt's body for the released case_spec

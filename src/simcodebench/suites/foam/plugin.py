@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -11,9 +12,14 @@ from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.foam import paper_tables, report, scorer
+from simcodebench.suites.foam import fresh, paper_tables, report, scorer
 from simcodebench.suites.foam.importer import import_foambench
 from simcodebench.suites.foam.mutants import MUTANT_OPERATIONS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from simcodebench.core.fresh import FreshCheck, FreshDraw
 
 OPENFOAM = EnvironmentSpec("openfoam", ("openfoam",), kind="apt")
 """Debian's OpenFOAM v1912 (openfoam.com); its bashrc is found by :mod:`simcodebench.execution.openfoam`."""
@@ -48,6 +54,14 @@ class FoamSuite(SuitePlugin):
     def environments(self) -> list[EnvironmentSpec]:
         """``openfoam``."""
         return [OPENFOAM]
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """A new lid speed and viscosity of the cavity cases; the other families have none (:mod:`.fresh`)."""
+        return fresh.fresh_draw(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """OpenFOAM's run of the fresh oracle reaches the end time, finite and no faster than the lid."""
+        return fresh.verify(case, workdir)
 
     def add_commands(self, groups: CommandGroups) -> None:
         """``simcodebench import foambench PATH``."""

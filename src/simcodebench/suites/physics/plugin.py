@@ -4,7 +4,7 @@ points and by physics-state checks against the reference scene."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -12,7 +12,12 @@ from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.physics import report, scorer
+from simcodebench.suites.physics import fresh, fresh_verify, report, scorer
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from simcodebench.core.fresh import FreshCheck, FreshDraw
 
 GENESIS = EnvironmentSpec(
     "genesis",
@@ -54,9 +59,23 @@ class PhysicsSuite(SuitePlugin):
         """The runner that records the scene's states, and a copy of the kernel cache."""
         scorer.prepare_run(case, run_dir)
 
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """New sizes, heights, speeds, friction and materials of the dropped-ball, sliding-block and dropped-cube
+        scenes, their checks computed from them (:mod:`.fresh`); the other scenes have none."""
+        return fresh.fresh_draw(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """Parameter-level: the oracle builds the drawn scene, the checks are their closed forms, the motion
+        settles within the shortest video (:func:`.fresh_verify.verify`); no Genesis run."""
+        return fresh_verify.verify(case, workdir)
+
     def oracle_source(self, case: Case) -> str:
         """The oracle with the suite's video contract."""
         return scorer.oracle_source(case)
+
+    def adapt_solution(self, case: Case, source: str) -> str:
+        """A second solution with the variant's video contract, as the oracle (its ``RES, FPS, SECONDS`` line)."""
+        return scorer.with_contract(case, source)
 
     def prompt_context(self, case: Case) -> dict[str, Any]:
         """The video contract."""

@@ -113,9 +113,14 @@ def prepare_run(case: Case, run_dir: Path) -> None:
 
 def oracle_source(case: Case) -> str:
     """The case's oracle with its video contract line set to the suite's (the smoke variant's is smaller)."""
-    source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
+    return with_contract(case, (case.folder / case.hidden.oracle).read_text(encoding="utf-8"), "the oracle")
+
+
+def with_contract(case: Case, source: str, what: str = "the second solution") -> str:
+    """``source`` (the oracle, a second solution) with its one line ``RES, FPS, SECONDS = ...`` set to the video
+    contract of the suite or its variant (the smoke variant's is smaller)."""
     if len(CONTRACT_LINE.findall(source)) != 1:
-        raise ValueError(f"{case.key}: the oracle needs exactly one line 'RES, FPS, SECONDS = ...'")
+        raise ValueError(f"{case.key}: {what} needs exactly one line 'RES, FPS, SECONDS = ...'")
     contract = video_contract(case)
     line = (
         f"RES, FPS, SECONDS = ({contract['width']}, {contract['height']}), {contract['fps']}, {contract['duration_s']}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -13,8 +14,13 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, ReportSection, SuitePlugin
 from simcodebench.core.project import cases_root
 from simcodebench.core.references import Reference
-from simcodebench.suites.re4 import report, scorer
+from simcodebench.suites.re4 import fresh, report, scorer
 from simcodebench.suites.re4.released import DEFAULT_ID, import_released_keyhole
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from simcodebench.core.fresh import FreshCheck, FreshDraw
 
 
 class Re4Suite(SuitePlugin):
@@ -37,6 +43,15 @@ class Re4Suite(SuitePlugin):
     def report(self, frame: pd.DataFrame) -> list[ReportSection]:
         """Re^4's tables (Fig. 2, Tables 2 and 4, Hilbert by n, keyhole) for ``re4``-strategy agents."""
         return report.sections(frame)
+
+    def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
+        """New viscosity and time (Burgers), states and time (shock tube), sizes and solution (Hilbert); the 2-D
+        problems and the keyhole data set have none (:mod:`.fresh`)."""
+        return fresh.fresh_draw(family, rng)
+
+    def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
+        """The reference's own check, and the oracle, once and refined, against it (:func:`.fresh.verify`)."""
+        return fresh.verify(case, workdir)
 
     def add_commands(self, groups: CommandGroups) -> None:
         """``simcodebench import re4-transcripts FOLDER --out FOLDER``: the released replies as replay files;

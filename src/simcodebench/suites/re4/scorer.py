@@ -1,11 +1,12 @@
 """Scorer of the Re^4 suite: references, evaluation of a run's outputs, and comparison plots.
 
-Reference generators (``hidden.reference.generator``): ``hilbert`` (x* = 1), ``sod_exact`` (exact Riemann
-solution), ``burgers_cole_hopf`` (Cole-Hopf integral), ``keyhole_group`` (the keyhole number's exponents) and
-``dolfinx_plane`` (DOLFINx solves of the 2-D PDEs, :mod:`.plane_reference`). Scoring kinds
-(``hidden.scoring.kind``): ``hilbert`` (largest L-infinity error over n), ``field1d`` (relative L2 error of the
-primary field at the sample's points), ``field2d`` (relative L2 error at the reference's points, the sample
-interpolated there, :mod:`.plane`) and ``keyhole`` (sine of the angle to Ke's exponents).
+Reference generators (``hidden.reference.generator``): ``hilbert`` (x* = 1, or ``params.solution``),
+``sod_exact`` (exact Riemann solution; Sod's states unless ``params.left`` / ``right``), ``burgers_cole_hopf``
+(Cole-Hopf integral), ``keyhole_group`` (the keyhole number's exponents) and ``dolfinx_plane`` (DOLFINx solves
+of the 2-D PDEs, :mod:`.plane_reference`). Scoring kinds (``hidden.scoring.kind``): ``hilbert`` (largest
+L-infinity error over n), ``field1d`` (relative L2 error of the primary field at the sample's points),
+``field2d`` (relative L2 error at the reference's points, the sample interpolated there, :mod:`.plane`) and
+``keyhole`` (sine of the angle to Ke's exponents).
 Under ``scoring.mode: paper`` (the ``re4@paper`` variant) a run is judged by Re^4's execution success instead
 (:mod:`simcodebench.suites.re4.paper`).
 """
@@ -30,12 +31,23 @@ from simcodebench.suites.re4.sod import sod_exact
 Fields = dict[str, np.ndarray]
 
 
+HILBERT_SOLUTIONS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
+    "ones": lambda i, n: np.ones(i.size),
+    "alternating": lambda i, n: (-1.0) ** (i + 1),
+    "ramp": lambda i, n: i / n,
+}
+"""The exact solutions x* of the Hilbert systems (b = H_n x*), by name, as functions of the 1-based index i."""
+
+
 def _hilbert_reference(case: Case) -> Reference:
-    sizes = [int(n) for n in case.hidden.reference["params"]["sizes"]]
+    params = case.hidden.reference["params"]
+    sizes = [int(n) for n in params["sizes"]]
+    name = params.get("solution", "ones")
+    exact = HILBERT_SOLUTIONS[name]
     return Reference(
         scalars={"sizes": sizes},
-        fields={f"x_{n}": np.ones(n) for n in sizes},
-        meta={"method": "exact: H_n x = H_n 1 has the solution x* = 1", "params": {"sizes": sizes}},
+        fields={f"x_{n}": exact(np.arange(1, n + 1, dtype=float), n) for n in sizes},
+        meta={"method": f"exact: H_n x = H_n x* has the solution x* ({name})", "params": dict(params)},
     )
 
 
@@ -47,7 +59,8 @@ def _domain_grid(case: Case, points: int) -> np.ndarray:
 def _sod_reference(case: Case) -> Reference:
     params = case.hidden.reference["params"]
     x = _domain_grid(case, params["points"])
-    rho, u, p = sod_exact(x, float(params["t"]), gamma=float(params["gamma"]), x0=float(params["x0"]))
+    states = {side: tuple(float(v) for v in params[side]) for side in ("left", "right") if side in params}
+    rho, u, p = sod_exact(x, float(params["t"]), float(params["gamma"]), float(params["x0"]), **states)
     return Reference(
         fields={"x": x, "rho": rho, "u": u, "p": p},
         meta={"method": "exact Riemann solver (Toro ch. 4), Newton iteration for p*", "params": dict(params)},

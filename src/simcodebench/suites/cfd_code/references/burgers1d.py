@@ -24,11 +24,12 @@ def burgers_sawtooth(x: np.ndarray, t: float, nu: float, images: int = 3) -> np.
     return -2.0 * nu * dphi / phi + 4.0
 
 
-def burgers_1d(points: int = 101, nu: float = 0.07, t_end: float = 0.14 * np.pi) -> Solution:
-    """The solution at ``t_end`` on ``points`` nodes of [0, 2 pi] (both ends included)."""
+def burgers_1d(points: int = 101, nu: float = 0.07, t_end: float = 0.14 * np.pi, images: int = 3) -> Solution:
+    """The solution at ``t_end`` on ``points`` nodes of [0, 2 pi] (both ends included), ``images`` periodic
+    images each side."""
     x = np.linspace(0.0, 2.0 * np.pi, points)
     return Solution(
         coords={"x": x},
-        fields={"u": burgers_sawtooth(x, t_end, nu)},
+        fields={"u": burgers_sawtooth(x, t_end, nu, images)},
         method="closed form (Cole-Hopf transform of periodic heat kernels)",
     )

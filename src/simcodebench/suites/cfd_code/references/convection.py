@@ -17,11 +17,14 @@ from scipy.optimize import minimize_scalar
 from simcodebench.suites.cfd_code.references.solution import Solution
 
 
-def linear_convection_1d(points: int = 101, c: float = 1.0, eps: float = 5e-4, t_end: float = 10.0) -> Solution:
-    """``u_t + c u_x = eps u_xx`` with ``u(x, 0) = exp(-x^2)``, period 10: spreading Gaussians, images summed."""
+def linear_convection_1d(
+    points: int = 101, c: float = 1.0, eps: float = 5e-4, t_end: float = 10.0, images: int = 4
+) -> Solution:
+    """``u_t + c u_x = eps u_xx`` with ``u(x, 0) = exp(-x^2)``, period 10: spreading Gaussians, ``images``
+    periodic images each side summed."""
     x = np.linspace(-5.0, 5.0, points)
     spread = 1.0 + 4.0 * eps * t_end
-    shifts = x[:, None] - c * t_end - 10.0 * np.arange(-4, 5)[None, :]
+    shifts = x[:, None] - c * t_end - 10.0 * np.arange(-images, images + 1)[None, :]
     u = (np.exp(-(shifts**2) / spread) / np.sqrt(spread)).sum(axis=1)
     return Solution(coords={"x": x}, fields={"u": u}, method="exact (periodic images of a spreading Gaussian)")
 

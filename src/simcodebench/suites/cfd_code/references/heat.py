@@ -23,20 +23,22 @@ def box_diffusion(x: np.ndarray, t: float, nu: float, lo: float, hi: float, leng
     return np.sin(np.outer(np.asarray(x, dtype=float), k)) @ coefficients
 
 
-def diffusion_1d(points: int = 41, nu: float = 0.3, t_end: float = 0.0333) -> Solution:
-    """u = 1 + box diffusion on [0, 2] (u = 2 on [0.5, 1] at t = 0; u = 1 held at both ends)."""
+def diffusion_1d(points: int = 41, nu: float = 0.3, t_end: float = 0.0333, modes: int = 4000) -> Solution:
+    """u = 1 + box diffusion on [0, 2] (u = 2 on [0.5, 1] at t = 0; u = 1 held at both ends); ``modes`` series
+    terms."""
     x = np.linspace(0.0, 2.0, points)
     return Solution(
         coords={"x": x},
-        fields={"u": 1.0 + box_diffusion(x, t_end, nu, 0.5, 1.0, 2.0)},
+        fields={"u": 1.0 + box_diffusion(x, t_end, nu, 0.5, 1.0, 2.0, modes)},
         method="exact sine series (u = 1 held at x = 0 and x = 2)",
     )
 
 
-def diffusion_2d(points: int = 31, nu: float = 0.05, t_end: float = 0.3777) -> Solution:
-    """u = 1 + w(x) w(y): the box [0.5, 1]^2 on [0, 2]^2 diffuses as a product of 1-D solutions."""
+def diffusion_2d(points: int = 31, nu: float = 0.05, t_end: float = 0.3777, modes: int = 4000) -> Solution:
+    """u = 1 + w(x) w(y): the box [0.5, 1]^2 on [0, 2]^2 diffuses as a product of 1-D solutions (``modes``
+    series terms each)."""
     x = np.linspace(0.0, 2.0, points)
-    w = box_diffusion(x, t_end, nu, 0.5, 1.0, 2.0)
+    w = box_diffusion(x, t_end, nu, 0.5, 1.0, 2.0, modes)
     return Solution(
         coords={"y": x, "x": x},
         fields={"u": 1.0 + np.outer(w, w)},

@@ -42,24 +42,33 @@ def _dirichlet_side(x: np.ndarray, y: np.ndarray, width: float, height: float, v
 
 
 def steady_heat_plate(
-    nx: int = 101, ny: int = 81, width: float = 5.0, height: float = 4.0, modes: int = 8001
+    nx: int = 101,
+    ny: int = 81,
+    width: float = 5.0,
+    height: float = 4.0,
+    modes: int = 8001,
+    left: float = 10.0,
+    right: float = 40.0,
+    top: float = 0.0,
+    bottom: float = 20.0,
 ) -> Solution:
-    """``T_xx + T_yy = 0`` on [0, 5] x [0, 4]: T = 10 (x = 0), 40 (x = 5), 0 (y = 4), 20 (y = 0).
+    """``T_xx + T_yy = 0`` on [0, 5] x [0, 4]: T = ``left`` (x = 0), ``right`` (x = 5), ``top`` (y = 4),
+    ``bottom`` (y = 0); the published case has 10, 40, 0 and 20.
 
     The sum of four single-side series. Boundary nodes take the boundary values; at the corners, where the
-    data jump, they take the values of the upstream setup (10 and 40 at the bottom corners, 0 at the top).
-    The field is returned with rows along y (``T[j, i] = T(x_i, y_j)``).
+    data jump, they take the values of the upstream setup (the left and right values at the bottom corners, the
+    top value at the top ones). The field is returned with rows along y (``T[j, i] = T(x_i, y_j)``).
     """
     x, y = np.linspace(0.0, width, nx), np.linspace(0.0, height, ny)
     temperature = (
-        _dirichlet_side(x, y, width, height, 20.0, modes)
-        + _dirichlet_side(x, height - y, width, height, 0.0, modes)
-        + _dirichlet_side(y, x, height, width, 10.0, modes).T
-        + _dirichlet_side(y, width - x, height, width, 40.0, modes).T
+        _dirichlet_side(x, y, width, height, bottom, modes)
+        + _dirichlet_side(x, height - y, width, height, top, modes)
+        + _dirichlet_side(y, x, height, width, left, modes).T
+        + _dirichlet_side(y, width - x, height, width, right, modes).T
     )
-    temperature[0, :], temperature[-1, :] = 20.0, 0.0
-    temperature[:, 0], temperature[:, -1] = 10.0, 40.0
-    temperature[-1, [0, -1]] = 0.0
+    temperature[0, :], temperature[-1, :] = bottom, top
+    temperature[:, 0], temperature[:, -1] = left, right
+    temperature[-1, [0, -1]] = top
     return Solution(
         coords={"y": y, "x": x}, fields={"T": temperature}, method="exact Fourier series (four single-side terms)"
     )
