@@ -48,6 +48,19 @@ def test_a_mutant_of_the_second_solution_breaks_it_and_is_named_for_it() -> None
     assert plain.name == "wrong-answer" and "Crank-Nicolson" not in plain.source
 
 
+def test_a_case_may_declare_another_class_for_the_mutant_of_its_second_solution() -> None:
+    """foam's cavity: a too-large time step crashes the oracle's run (F-Exec); with the second solution's PCG
+    solver the run ends with a wrong answer (F-Acc, measured); the same edit is made in both."""
+    cavity = get_case("foam", "cavity-1")
+    index = mutant_names(cavity).index("unstable-time-step")
+    on_oracle = build_mutant(cavity, index, None)
+    on_second = build_mutant(cavity, index, None, base="alternative")
+    assert (on_oracle.declared_class, on_second.declared_class) == ("F-Exec", "F-Acc")
+    assert on_second.name == "unstable-time-step@alternative"
+    for mutant in (on_oracle, on_second):
+        assert "deltaT 0.1;" in " ".join(mutant.source["system/controlDict"].split())
+
+
 def test_base_and_mutants_belong_to_mutant_agents_only(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"agents\.o\.base"):
         load_agents({"agents": {"o": {"backend": "oracle", "base": "alternative"}}}, "config.yaml")

@@ -215,6 +215,10 @@ def build_mutant(
     declaration = next(m for m in case.suite.mutants if m["name"] == name)
     args = {**declaration.get("args", {}), **case.hidden.mutants.get(declaration["name"], {})}
     expect = args.pop("expect", declaration["expect"])
+    # a mutant of the second solution may fail another way (a case's ``expect_alternative``): still a failure
+    expect_alternative = args.pop("expect_alternative", expect)
+    if base == "alternative":
+        expect = expect_alternative
     if expect not in (*MODEL_FAILURES, "Pass"):  # Pass: an edit that must not count against it (other units)
         raise ValueError(f"{case.key}: mutant '{declaration['name']}' expects '{expect}', not a failure class")
     op = operation(case, declaration["op"])
