@@ -134,19 +134,16 @@ def _suite_yaml(parent: Path, name: str, seed: int, variant: str | None) -> str:
 def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
     """The family's own files (an oracle in its folder, inputs), then the draw's files and ``case.yaml``.
 
-    A second solution in the family's own folder (``hidden.alternative``) solves the published numbers, so a fresh
-    case keeps it only when its draw writes a new one; a suite's shared second solution (outside the case folder,
-    as fem's, which reads the case's spec) solves any case and is kept."""
+    The family's second solution (``hidden.alternative``) is copied only when the draw's case still names it:
+    each plugin decides (one in the case folder solves the published numbers; fem's shared one reads the spec)."""
     folder.mkdir()
-    alternative = family.hidden.alternative
-    shared = alternative is not None and not (family.folder / alternative).resolve().is_relative_to(
-        family.folder.resolve()
-    )
-    kept_alternative = alternative is not None and (shared or alternative in draw.files)
+    dropped = family.hidden.alternative if "alternative" not in draw.case["hidden"] else None
     for entry in sorted(family.folder.iterdir()):
-        if entry.name == alternative and not kept_alternative:
-            continue
-        if entry.name not in ("case.yaml", "README.md", "__pycache__") and not entry.name.startswith("."):
+        if (
+            entry.name != dropped
+            and entry.name not in ("case.yaml", "README.md", "__pycache__")
+            and not entry.name.startswith(".")
+        ):
             (shutil.copytree if entry.is_dir() else shutil.copyfile)(entry, folder / entry.name)
     for name, content in sorted(draw.files.items()):
         path = (folder / name).resolve()
@@ -158,8 +155,6 @@ def _write_case(family: Case, draw: FreshDraw, folder: Path) -> None:
         else:
             path.write_text(content, encoding="utf-8")
     data = {**draw.case, "id": folder.name}
-    if not kept_alternative and "alternative" in data.get("hidden", {}):
-        data["hidden"] = {key: value for key, value in data["hidden"].items() if key != "alternative"}
     data["tags"] = [*[t for t in draw.case.get("tags", []) if t != "fresh"], "fresh"]
     (folder / "case.yaml").write_text(_dump_yaml(data), encoding="utf-8")
 

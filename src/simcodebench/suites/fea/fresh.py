@@ -212,6 +212,7 @@ def fresh_case(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     }
     for key in ("published_target", "published_units"):  # COMSOL's value of the published data
         data["hidden"]["scoring"].pop(key, None)
+    data["hidden"].pop("alternative", None)  # the second solution keeps the published numbers
     params = data["hidden"]["reference"]["params"]
     if spec.closed_form is not None:
         params["closed_form"] = float(f"{spec.closed_form(si):.10g}")
