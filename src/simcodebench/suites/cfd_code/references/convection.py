@@ -29,33 +29,36 @@ def linear_convection_1d(
     return Solution(coords={"x": x}, fields={"u": u}, method="exact (periodic images of a spreading Gaussian)")
 
 
-def _sawtooth_potential(y: np.ndarray) -> np.ndarray:
-    """Antiderivative of the 2 pi-periodic extension of ``sin y + 0.5 sin(y / 2)`` (mean 1 / pi per unit)."""
+def _sawtooth_potential(y: np.ndarray, a: float = 1.0, b: float = 0.5) -> np.ndarray:
+    """Antiderivative of the 2 pi-periodic extension of ``a sin y + b sin(y / 2)`` (``4 b`` per period)."""
     period = 2.0 * np.pi
     k = np.floor(y / period)
     r = y - k * period
-    return 2.0 * k + (1.0 - np.cos(r)) + (1.0 - np.cos(0.5 * r))
+    return 4.0 * b * k + a * (1.0 - np.cos(r)) + 2.0 * b * (1.0 - np.cos(0.5 * r))
 
 
-def _initial_nonlinear(y: np.ndarray) -> np.ndarray:
+def _initial_nonlinear(y: np.ndarray, a: float = 1.0, b: float = 0.5) -> np.ndarray:
     r = np.mod(y, 2.0 * np.pi)
-    return np.sin(r) + 0.5 * np.sin(0.5 * r)
+    return a * np.sin(r) + b * np.sin(0.5 * r)
 
 
-def nonlinear_convection_1d(points: int = 315, t_end: float = 5.0, samples: int = 20001) -> Solution:
-    """Entropy solution of ``u_t + u u_x = 0`` by Lax-Oleinik: ``u = (x - y*) / t`` with ``y*`` minimising
-    ``U0(y) + (x - y)^2 / (2 t)``; a dense search then a bounded 1-D minimisation locate ``y*``."""
+def nonlinear_convection_1d(
+    points: int = 315, t_end: float = 5.0, samples: int = 20001, a: float = 1.0, b: float = 0.5
+) -> Solution:
+    """Entropy solution of ``u_t + u u_x = 0`` from ``u(x, 0) = a sin x + b sin(x / 2)`` on [0, 2 pi), extended
+    periodically, by Lax-Oleinik: ``u = (x - y*) / t`` with ``y*`` minimising ``U0(y) + (x - y)^2 / (2 t)``; a
+    dense search (``samples`` points) then a bounded 1-D minimisation locate ``y*``."""
     x = np.linspace(0.0, 2.0 * np.pi, points)
     fine = np.linspace(0.0, 2.0 * np.pi, 4001)
-    lo, hi = _initial_nonlinear(fine).min() - 0.1, _initial_nonlinear(fine).max() + 0.1
+    lo, hi = _initial_nonlinear(fine, a, b).min() - 0.1, _initial_nonlinear(fine, a, b).max() + 0.1
     u = np.empty_like(x)
     for i, xi in enumerate(x):
         y = np.linspace(xi - t_end * hi, xi - t_end * lo, samples)
-        cost = _sawtooth_potential(y) + (xi - y) ** 2 / (2.0 * t_end)
+        cost = _sawtooth_potential(y, a, b) + (xi - y) ** 2 / (2.0 * t_end)
         k = int(np.argmin(cost))
         h = y[1] - y[0]
         best = minimize_scalar(
-            lambda s, xi=xi: float(_sawtooth_potential(np.array([s]))[0] + (xi - s) ** 2 / (2.0 * t_end)),
+            lambda s, xi=xi: float(_sawtooth_potential(np.array([s]), a, b)[0] + (xi - s) ** 2 / (2.0 * t_end)),
             bounds=(y[k] - h, y[k] + h),
             method="bounded",
             options={"xatol": 1e-13},
@@ -88,17 +91,21 @@ def box_burgers(x: np.ndarray, t: float, a: np.ndarray, b: np.ndarray) -> np.nda
     return g
 
 
-def box_convection_2d(points: int = 101, t_end: float = 0.32) -> Solution:
-    """``u = v`` solving ``u_t + u u_x + v u_y = 0`` with the box [0.5, 1]^2 at 2 in a field of 1, on [0, 2]^2.
+def box_convection_2d(points: int = 101, t_end: float = 0.32, height: float = 2.0) -> Solution:
+    """``u = v`` solving ``u_t + u u_x + v u_y = 0`` with the box [0.5, 1]^2 at ``height`` in a field of 1, on
+    [0, 2]^2.
 
-    On the line ``y = x - d`` the box occupies ``x`` in ``[max(0.5, 0.5 + d), min(1, 1 + d)]``.
+    On the line ``y = x - d`` the box occupies ``x`` in ``[max(0.5, 0.5 + d), min(1, 1 + d)]``. A box of height
+    ``h`` is the height-2 solution ``G`` seen in a moving frame with time scaled by ``h - 1``:
+    ``g(x, t) = 1 + (h - 1) (G(x + (h - 2) t, (h - 1) t) - 1)``.
     """
     x = np.linspace(0.0, 2.0, points)
     xx, yy = np.meshgrid(x, x)
     d = xx - yy
     a = np.maximum(0.5, 0.5 + d)
     b = np.minimum(1.0, 1.0 + d)
-    u = box_burgers(xx, t_end, a, b)
+    rise = height - 1.0
+    u = 1.0 + rise * (box_burgers(xx + (height - 2.0) * t_end, rise * t_end, a, b) - 1.0)
     return Solution(
         coords={"y": x, "x": x},
         fields={"u": u, "v": u.copy()},

@@ -20,17 +20,20 @@ def _sinh_ratio(k: np.ndarray, s: np.ndarray, total: float) -> np.ndarray:
     return np.exp(ks - kt) * (-np.expm1(-2.0 * ks)) / (-np.expm1(-2.0 * kt))
 
 
-def laplace_mixed(nx: int = 31, ny: int = 31, modes: int = 2001) -> Solution:
-    """``p_xx + p_yy = 0`` on [0, 2] x [0, 1]; ``p(0, y) = 0``, ``p(2, y) = y``, ``p_y = 0`` at y = 0 and 1.
+def laplace_mixed(
+    nx: int = 31, ny: int = 31, modes: int = 2001, length: float = 2.0, offset: float = 0.0, slope: float = 1.0
+) -> Solution:
+    """``p_xx + p_yy = 0`` on [0, L] x [0, 1]; ``p(0, y) = 0``, ``p(L, y) = offset + slope y``, ``p_y = 0`` at
+    y = 0 and 1 (the published case: L = 2, ``p(2, y) = y``).
 
-    ``p = x / 4 - sum_{n odd} 4 / (n pi)^2 cos(n pi y) sinh(n pi x) / sinh(2 n pi)``.
+    ``p = (offset + slope / 2) x / L - slope sum_{n odd} 4 / (n pi)^2 cos(n pi y) sinh(n pi x) / sinh(n pi L)``.
     """
-    x, y = np.linspace(0.0, 2.0, nx), np.linspace(0.0, 1.0, ny)
+    x, y = np.linspace(0.0, length, nx), np.linspace(0.0, 1.0, ny)
     n = np.arange(1, modes + 1, 2)
     k = n * np.pi
-    series = (np.cos(np.outer(y, k)) * (-4.0 / k**2)) @ _sinh_ratio(k, x, 2.0).T
-    p = x[None, :] / 4.0 + series
-    p[:, 0], p[:, -1] = 0.0, y
+    series = (np.cos(np.outer(y, k)) * (-4.0 / k**2)) @ _sinh_ratio(k, x, length).T
+    p = (offset + slope / 2.0) * x[None, :] / length + slope * series
+    p[:, 0], p[:, -1] = 0.0, offset + slope * y
     return Solution(coords={"y": y, "x": x}, fields={"p": p}, method="exact Fourier (cosine) series")
 
 
@@ -74,14 +77,22 @@ def steady_heat_plate(
     )
 
 
-def poisson_point_sources(nx: int = 50, ny: int = 50, strength: float = 100.0) -> Solution:
-    """``p_xx + p_yy = b`` on [0, 2] x [0, 1], p = 0 on the boundary, ``b = +strength`` at node
-    ``(ny // 4, nx // 4)`` and ``-strength`` at ``(3 ny // 4, 3 nx // 4)``: the 5-point system solved exactly."""
+def poisson_point_sources(
+    nx: int = 50,
+    ny: int = 50,
+    strength: float = 100.0,
+    sink: float | None = None,
+    source_node: tuple[int, int] | None = None,
+    sink_node: tuple[int, int] | None = None,
+) -> Solution:
+    """``p_xx + p_yy = b`` on [0, 2] x [0, 1], p = 0 on the boundary, ``b = +strength`` at node ``source_node``
+    and ``-sink`` (default ``-strength``) at ``sink_node``, each given as ``(j, i)`` (row along y, column along
+    x; defaults ``(ny // 4, nx // 4)`` and ``(3 ny // 4, 3 nx // 4)``): the 5-point system solved exactly."""
     x, y = np.linspace(0.0, 2.0, nx), np.linspace(0.0, 1.0, ny)
     dx, dy = x[1] - x[0], y[1] - y[0]
     b = np.zeros((ny, nx))
-    b[int(ny / 4), int(nx / 4)] = strength
-    b[int(3 * ny / 4), int(3 * nx / 4)] = -strength
+    b[tuple(source_node or (int(ny / 4), int(nx / 4)))] = strength
+    b[tuple(sink_node or (int(3 * ny / 4), int(3 * nx / 4)))] = -(strength if sink is None else sink)
 
     def second_difference(n: int, h: float):
         return diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(n, n)) / h**2
