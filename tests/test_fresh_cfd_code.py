@@ -4,6 +4,9 @@ its verification keeps a good case and drops one whose oracle solves another pro
 from __future__ import annotations
 
 import ast
+import copy
+import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +14,11 @@ import pytest
 from fresh_support import write_case
 
 from simcodebench.core.cases import get_case
-from simcodebench.suites.cfd_code import fresh
+from simcodebench.core.fresh_edits import number, substitute
+from simcodebench.core.project import cases_root
+from simcodebench.suites.cfd_code import fresh, fresh_families
+from simcodebench.suites.cfd_code.references import generate
+from simcodebench.suites.re4.sod import sod_exact
 
 
 def _constants(source: str) -> dict[str, float]:
@@ -26,7 +33,16 @@ def _constants(source: str) -> dict[str, float]:
     return values
 
 
-# Which oracle constant carries each drawn parameter (written out here, independently of the generator).
+# Which oracle constant carries each drawn parameter (written out here, independently of the generator), with the
+# step counts and grids that the published numbers tied (Courant number 1, stability limits) recomputed here.
+def _box(steps: int, t_end: float):
+    return lambda d: {
+        "T_END": d["t_end"],
+        "HEIGHT": d["height"],
+        "NT": math.ceil(steps * d["t_end"] / t_end * d["height"] / 2 - 1e-9),
+    }
+
+
 ORACLE_CONSTANTS = {
     "1D_Diffusion": lambda d: {"NU": d["nu"], "T_END": d["t_end"]},
     "2D_Diffusion": lambda d: {"NU": d["nu"], "T_END": d["t_end"]},
@@ -40,11 +56,65 @@ ORACLE_CONSTANTS = {
         "SIGMA": d["sigma"],
         "T_END": d["t_end"],
     },
+    # the sources are written into the assignments of b: checked below
+    "2D_Poisson_Equation": lambda d: {},
+    "2D_Laplace_Equation": lambda d: {"LENGTH": d["length"], "C0": d["c0"], "C1": d["c1"]},
+    "Lane_Emden_Equation": lambda d: {"N_INDEX": d["index"]},
+    # dx = 2 / 400 = 0.005 divides c t: NT = c t / dx steps at Courant number 1
+    "2D_Linear_Convection": lambda d: {
+        "C": d["c"],
+        "T_END": d["t_end"],
+        "NX": 400,
+        "NY": 400,
+        "NT": round(d["c"] * d["t_end"] / 0.005),
+    },
+    "2D_Convection": _box(400, 0.32),
+    "2D_Inviscid_Burgers": _box(500, 0.40),
+    "1D_Nonlinear_Convection": lambda d: {
+        "T_END": d["t_end"],
+        "A": d["a"],
+        "B": d["b"],
+        "NT": math.ceil(4000 * d["t_end"] / 5 * (d["a"] + d["b"]) / 1.5 - 1e-9),
+    },
+    "1D_KdV_Burgers_Equation": lambda d: {
+        "A": d["a_e4"] * 1e-4,
+        "B": d["b_e4"] * 1e-4,
+        "T_END": d["t_end"],
+        "NT": round(d["t_end"] / 0.002),
+    },
+    "1D_Euler_Shock_Tube": lambda d: {"T_END": d["t_end"], "NT": math.ceil(d["t_end"] / 0.25 * 1000 - 1e-9)},
+    "2D_Navier_Stokes_Channel": lambda d: {"NU": d["nu"], "F": d["force"], "T_END": d["t_end"]},
+    "Fully_Developed_Turbulent_Channel_Flow": lambda d: {"RE_TAU": d["re_tau"], "KAPPA": d["kappa"], "A": d["damping"]},
+    # RE, M, K is one tuple assignment: checked below
+    "Pipe_Flow_Disk_EVP": lambda d: {},
+}
+
+# Lines of the oracle that carry drawn numbers outside module constants.
+ORACLE_LINES = {
+    "2D_Steady_Heat_Equation": lambda d: [
+        f"t[0, :], t[-1, :], t[:, 0], t[:, -1] = {d['bottom']}, {d['top']}, {d['left']}, {d['right']}\n"
+    ],
+    "2D_Poisson_Equation": lambda d: [
+        f"b[{round(d['fy1'] * 49)}, {round(d['fx1'] * 49)}] = {d['q1']}\n",
+        f"b[{round(d['fy2'] * 49)}, {round(d['fx2'] * 49)}] = -{d['q2']}\n",
+    ],
+    "1D_Euler_Shock_Tube": lambda d: [
+        f"rho = np.where(x < 0, {d['rho_l']:g}, {d['rho_r']:g})\n",
+        f"p = np.where(x < 0, {d['p_l']:g}, {d['p_r']:g})\n",
+    ],
+    "Pipe_Flow_Disk_EVP": lambda d: [f"RE, M, K = {d['reynolds']}, {int(d['m'])}, {d['k']}\n"],
 }
 
 
 def test_every_family_is_covered_here() -> None:
     assert set(ORACLE_CONSTANTS) == set(fresh.FAMILIES)
+
+
+def test_every_published_case_has_a_family_or_a_reason() -> None:
+    published = {folder.parent.name for folder in (cases_root() / "cfd-code").glob("*/case.yaml")}
+    assert not set(fresh.FAMILIES) & set(fresh.WITHOUT)
+    assert set(fresh.FAMILIES) | set(fresh.WITHOUT) == published
+    assert all(len(reason) > 40 for reason in fresh.WITHOUT.values())
 
 
 @pytest.mark.parametrize("family", sorted(fresh.FAMILIES))
@@ -64,9 +134,7 @@ def test_a_draw_is_seeded_in_range_and_new(family: str) -> None:
     expected = ORACLE_CONSTANTS[family](one.params)
     assert {k: v for k, v in new.items() if k not in expected} == {k: v for k, v in old.items() if k not in expected}
     assert {k: new[k] for k in expected} == pytest.approx(expected, rel=1e-12)
-    if family == "2D_Steady_Heat_Equation":
-        d = one.params
-        line = f"t[0, :], t[-1, :], t[:, 0], t[:, -1] = {d['bottom']}, {d['top']}, {d['left']}, {d['right']}\n"
+    for line in ORACLE_LINES.get(family, lambda d: [])(one.params):
         assert line in oracle
     params = one.case["hidden"]["reference"]["params"]
     for name, value in fresh.FAMILIES[family].reference(one.params).items():
@@ -74,7 +142,8 @@ def test_a_draw_is_seeded_in_range_and_new(family: str) -> None:
 
 
 def test_families_without_a_generator_return_none() -> None:
-    assert fresh.fresh_draw(get_case("cfd-code", "2D_Navier_Stokes_Cavity"), np.random.default_rng(1)) is None
+    for family in fresh.WITHOUT:
+        assert fresh.fresh_draw(get_case("cfd-code", family), np.random.default_rng(1)) is None
 
 
 def test_verification_keeps_a_good_case_and_drops_a_wrong_oracle(tmp_path: Path) -> None:
@@ -93,3 +162,107 @@ def test_verification_keeps_a_good_case_and_drops_a_wrong_oracle(tmp_path: Path)
     check = fresh.verify(case, tmp_path / "stale")
     detail = check.detail
     assert not check.ok and detail["reason"] == "the oracle misses the reference", detail
+
+
+def _corners(family: str) -> list[dict[str, float]]:
+    """Every corner of the family's parameter box."""
+    params = fresh.FAMILIES[family].params
+    return [
+        dict(zip(params, values, strict=True)) for values in itertools.product(*((p.lo, p.hi) for p in params.values()))
+    ]
+
+
+def _corner_oracle(family: str, corner: dict[str, float]) -> dict[str, float]:
+    published = get_case("cfd-code", family)
+    _, edits = fresh.FAMILIES[family].edits({name: number(value) for name, value in corner.items()})
+    source = (published.folder / published.hidden.oracle).read_text()
+    return _constants(substitute(source, edits, family))
+
+
+@pytest.mark.parametrize("family", ["2D_Convection", "2D_Inviscid_Burgers"])
+def test_box_steps_keep_upwind_stable_at_every_corner(family: str) -> None:
+    # the oracle's own check: HEIGHT dt (1/hx + 1/hy) <= 1 (the same ratio at the doubled resolution)
+    for corner in _corners(family):
+        c = _corner_oracle(family, corner)
+        assert c["HEIGHT"] * c["T_END"] / c["NT"] * 2 * c["NX"] / 2.0 <= 1.0, corner
+        assert 1.0 + (1.0 + corner["height"]) / 2.0 * corner["t_end"] <= 1.9, corner  # the shock stays inside
+
+
+def test_nonlinear_convection_and_shock_tube_steps_keep_the_published_courant_number() -> None:
+    for corner in _corners("1D_Nonlinear_Convection"):
+        c = _corner_oracle("1D_Nonlinear_Convection", corner)
+        # the published run: speeds up to 1.5 (a + b), 4000 steps to t = 5 on 2000 cells
+        assert (c["A"] + c["B"]) * c["T_END"] / c["NT"] / (2 * np.pi / c["NX"]) <= 1.5 * 5 / 4000 / (np.pi / 1000)
+    for corner in _corners("1D_Euler_Shock_Tube"):
+        c = _corner_oracle("1D_Euler_Shock_Tube", corner)
+        x = np.linspace(-1.0, 1.0, 4001)
+        left, right = (corner["rho_l"], 0.0, corner["p_l"]), (corner["rho_r"], 0.0, corner["p_r"])
+        rho, u, p = sod_exact(x, corner["t_end"], gamma=1.4, x0=0.0, left=left, right=right)
+        fastest = np.max(np.abs(u) + np.sqrt(1.4 * p / rho))
+        assert fastest * c["T_END"] / c["NT"] / (2.0 / c["NX"]) <= 0.35, corner
+        assert fresh_families.shock_tube_regime(corner) is None, corner
+
+
+def test_linear_convection_moves_the_box_by_whole_cells_inside_the_domain() -> None:
+    for corner in _corners("2D_Linear_Convection"):
+        c = _corner_oracle("2D_Linear_Convection", corner)
+        assert c["NT"] * 2.0 / c["NX"] == pytest.approx(corner["c"] * corner["t_end"], abs=1e-12)
+        assert 1.0 + corner["c"] * corner["t_end"] <= 1.9
+    with pytest.raises(ValueError, match="not a whole number"):
+        fresh_families.linear_convection_steps({"c": "1.03", "t_end": "0.33"})
+
+
+def test_a_tube_whose_waves_reach_the_ends_is_outside_the_regime() -> None:
+    sod = {"rho_l": 1.0, "p_l": 1.0, "rho_r": 0.125, "p_r": 0.1}
+    assert fresh_families.shock_tube_regime({**sod, "t_end": 0.25}) is None
+    assert "reflective ends" in fresh_families.shock_tube_regime({**sod, "t_end": 0.6})
+
+
+def test_a_taller_box_follows_its_characteristics() -> None:
+    # by hand, on the diagonal y = x (a = 0.5, b = 1) at t = 0.2 with a box of 2.3: the fan spans 0.5 + t to
+    # 0.5 + 2.3 t (u = (x - 0.5) / t there), the plateau ends at the shock 1 + (1 + 2.3) / 2 t = 1.33
+    solution = generate("box_convection_2d", {"points": 201, "t_end": 0.2, "height": 2.3})
+    x, u = solution.coords["x"], solution.fields["u"]
+    at = {round(value, 2): i for i, value in enumerate(x)}
+    diagonal = {xi: u[at[xi], at[xi]] for xi in (0.6, 0.8, 0.9, 1.0, 1.2, 1.32, 1.34, 1.5)}
+    assert diagonal[0.6] == 1.0
+    assert diagonal[0.8] == pytest.approx(1.5) and diagonal[0.9] == pytest.approx(2.0)
+    assert diagonal[1.0] == diagonal[1.2] == diagonal[1.32] == pytest.approx(2.3)
+    assert diagonal[1.34] == diagonal[1.5] == 1.0
+
+
+def test_a_good_laplace_draw_is_kept_and_a_truncated_reference_dropped(tmp_path: Path) -> None:
+    published = get_case("cfd-code", "2D_Laplace_Equation")
+    draw = fresh.fresh_draw(published, np.random.default_rng(11))
+    assert draw is not None
+    case = write_case(tmp_path, "cfd-code", "laplace-good", draw.case, draw.files)
+    check = fresh.verify(case, tmp_path / "good")
+    assert check.ok, check.detail
+    assert check.detail["oracle_nmse"] <= fresh.ORACLE_TOL
+    # the same case with its series cut to 3 terms: the finer levels (6, 12 terms) disagree, the draw is dropped
+    cut = copy.deepcopy(draw.case)
+    cut["hidden"]["reference"]["params"]["modes"] = 3
+    case = write_case(tmp_path, "cfd-code", "laplace-cut", cut, draw.files)
+    check = fresh.verify(case, tmp_path / "cut")
+    assert not check.ok and check.detail["reason"] == "the reference's refinement levels disagree", check.detail
+    assert check.detail["nmse_level0_vs_level2"] > fresh.REFERENCE_TOL
+
+
+def test_a_lane_emden_oracle_of_the_published_index_is_dropped(tmp_path: Path) -> None:
+    published = get_case("cfd-code", "Lane_Emden_Equation")
+    draw = fresh.fresh_draw(published, np.random.default_rng(11))
+    assert draw is not None and abs(draw.params["index"] - 3.0) > 0.1
+    stale = {"reference_solution.py": (published.folder / "reference_solution.py").read_text()}
+    case = write_case(tmp_path, "cfd-code", "lane-emden-stale", draw.case, stale)
+    check = fresh.verify(case, tmp_path / "stale")
+    assert not check.ok and check.detail["reason"] == "the oracle misses the reference", check.detail
+
+
+def test_a_shock_tube_past_its_regime_is_dropped_before_anything_runs(tmp_path: Path) -> None:
+    draw = fresh.fresh_draw(get_case("cfd-code", "1D_Euler_Shock_Tube"), np.random.default_rng(11))
+    assert draw is not None
+    late = copy.deepcopy(draw.case)
+    late["hidden"]["reference"]["params"]["t_end"] = 0.7
+    case = write_case(tmp_path, "cfd-code", "tube-late", late, draw.files)
+    check = fresh.verify(case, tmp_path / "late")
+    assert not check.ok and "reflective ends" in check.detail["reason"]
