@@ -64,11 +64,11 @@ class CfdCodeSuite(SuitePlugin):
         return {"pass_mark": float(case.threshold_policy()["accuracy"]["value"])}
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New coefficients and final times of the cheap 1-D and 2-D problems (:mod:`.fresh` lists the families)."""
+        """New coefficients, final times, initial and boundary data (:mod:`.fresh_families` lists the families)."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
-        """The reference's two finer truncations agree with it, and the oracle matches it (:func:`.fresh.verify`)."""
+        """The reference's two finer levels agree with it, and the oracle matches it (:func:`.fresh.verify`)."""
         return fresh.verify(case, workdir)
 
     def add_commands(self, groups: CommandGroups) -> None:
