@@ -16,7 +16,7 @@ from fresh_support import write_case
 from simcodebench.core.cases import get_case
 from simcodebench.core.fresh_edits import number, substitute
 from simcodebench.core.project import cases_root
-from simcodebench.suites.cfd_code import fresh, fresh_families
+from simcodebench.suites.cfd_code import fresh, fresh_checks, fresh_texts
 from simcodebench.suites.cfd_code.references import generate
 from simcodebench.suites.re4.sod import sod_exact
 
@@ -200,7 +200,7 @@ def test_nonlinear_convection_and_shock_tube_steps_keep_the_published_courant_nu
         rho, u, p = sod_exact(x, corner["t_end"], gamma=1.4, x0=0.0, left=left, right=right)
         fastest = np.max(np.abs(u) + np.sqrt(1.4 * p / rho))
         assert fastest * c["T_END"] / c["NT"] / (2.0 / c["NX"]) <= 0.35, corner
-        assert fresh_families.shock_tube_regime(corner) is None, corner
+        assert fresh_checks.shock_tube_regime(corner) is None, corner
 
 
 def test_linear_convection_moves_the_box_by_whole_cells_inside_the_domain() -> None:
@@ -209,13 +209,13 @@ def test_linear_convection_moves_the_box_by_whole_cells_inside_the_domain() -> N
         assert c["NT"] * 2.0 / c["NX"] == pytest.approx(corner["c"] * corner["t_end"], abs=1e-12)
         assert 1.0 + corner["c"] * corner["t_end"] <= 1.9
     with pytest.raises(ValueError, match="not a whole number"):
-        fresh_families.linear_convection_steps({"c": "1.03", "t_end": "0.33"})
+        fresh_texts.linear_convection_steps({"c": "1.03", "t_end": "0.33"})
 
 
 def test_a_tube_whose_waves_reach_the_ends_is_outside_the_regime() -> None:
     sod = {"rho_l": 1.0, "p_l": 1.0, "rho_r": 0.125, "p_r": 0.1}
-    assert fresh_families.shock_tube_regime({**sod, "t_end": 0.25}) is None
-    assert "reflective ends" in fresh_families.shock_tube_regime({**sod, "t_end": 0.6})
+    assert fresh_checks.shock_tube_regime({**sod, "t_end": 0.25}) is None
+    assert "reflective ends" in fresh_checks.shock_tube_regime({**sod, "t_end": 0.6})
 
 
 def test_a_taller_box_follows_its_characteristics() -> None:

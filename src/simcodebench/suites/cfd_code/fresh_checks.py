@@ -1,0 +1,97 @@
+"""The cfd-code fresh families' reference checks: the reference beside two finer levels (or an independent
+solution of the same discrete problem), a draw's regime, and case settings that follow the drawn flow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from scipy.fft import dstn, idstn
+
+from simcodebench.suites.cfd_code.references import generate
+from simcodebench.suites.re4.sod import sod_exact
+
+Fields = dict[str, np.ndarray]
+
+
+Levels = Callable[[str, dict[str, Any]], list[Fields]]
+"""A reference check: from the generator's name and the case's parameters, the reference's fields and those of
+two finer levels (or of an independent solution), all on the reference's grid."""
+
+
+def truncation(knob: str, base: int) -> Levels:
+    """Levels of a series or image sum: the truncation ``knob`` (published value ``base``) doubled and quadrupled."""
+
+    def levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+        value = params.get(knob, base)
+        return [generate(generator, {**params, knob: value * 2**k}).fields for k in range(3)]
+
+    return levels
+
+
+def closed_form(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """Levels of a closed-form reference (a translated box, an entropy solution in closed form): it has no
+    truncation, so the three levels are the same evaluation; the oracle's run is its only check."""
+    fields = generate(generator, params).fields
+    return [fields, fields, fields]
+
+
+def poisson_sine_transform(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The Poisson reference (sparse LU) beside the same 5-point system solved by sine transforms (the discrete
+    Laplacian's eigenvectors), an independent solution of the same discrete problem."""
+    solution = generate(generator, params)
+    ny, nx = solution.fields["p"].shape
+    dx, dy = 2.0 / (nx - 1), 1.0 / (ny - 1)
+    b = np.zeros((ny, nx))
+    b[tuple(params["source_node"])] = params["strength"]
+    b[tuple(params["sink_node"])] = -params["sink"]
+    i, j = np.arange(1, nx - 1), np.arange(1, ny - 1)
+    eig = (2.0 * np.cos(np.pi * i / (nx - 1)) - 2.0)[None, :] / dx**2 + (2.0 * np.cos(np.pi * j / (ny - 1)) - 2.0)[
+        :, None
+    ] / dy**2
+    p = np.zeros((ny, nx))
+    p[1:-1, 1:-1] = idstn(dstn(b[1:-1, 1:-1], type=1) / eig, type=1)
+    return [solution.fields, {"p": p}, {"p": p}]
+
+
+def lane_emden_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The Lane-Emden reference and two finer integrations: the series start moved 4 and 16 times closer to the
+    centre, the tolerance halved and quartered."""
+    return [generate(generator, {**params, "start": 1e-6 / 4**k, "rtol": 1e-13 / 2**k}).fields for k in range(3)]
+
+
+def kdv_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The KdV-Burgers reference and two finer runs: modes and steps doubled and quadrupled, the finer grids
+    sampled at the reference's nodes (every second and fourth node)."""
+    points, dt = params.get("points", 1024), params.get("dt", 1e-3)
+    levels = []
+    for k in range(3):
+        fields = generate(generator, {**params, "points": points * 2**k, "dt": dt / 2**k}).fields
+        levels.append({name: value[:: 2**k] for name, value in fields.items()})
+    return levels
+
+
+def shock_tube_regime(params: dict[str, Any]) -> str | None:
+    """Why the drawn tube leaves the regime of the exact solution (a wave reaching a reflective end), or None."""
+    edge = np.array([-0.98, 0.98])
+    left, right = (params["rho_l"], 0.0, params["p_l"]), (params["rho_r"], 0.0, params["p_r"])
+    rho, u, p = sod_exact(edge, params["t_end"], gamma=1.4, x0=0.0, left=left, right=right)
+    untouched = np.allclose([rho[0], u[0], p[0], rho[1], u[1], p[1]], [*left, *right], rtol=0.0, atol=1e-12)
+    return None if untouched else "a wave reaches the tube's reflective ends before the final time"
+
+
+def channel_scales(case: dict[str, Any], params: dict[str, Any]) -> None:
+    """The channel's zero-norm fields (``v``, and ``p`` up to its mean) are compared relative to the flow's own
+    size, as in the published case (3.5, its peak velocity, and 12 ~ rho U^2): the drawn flow's peak velocity
+    and its square, to two significant digits."""
+    peak = float(np.max(generate("channel_startup", params).fields["u"]))
+    fields = case["hidden"]["scoring"]["fields"]
+    fields["v"]["scale"] = float(f"{peak:.2g}")
+    fields["p"]["scale"] = float(f"{peak**2:.2g}")
+
+
+def pipe_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The eigenvalue at the reference's collocation nodes and at 1.5 and 2 times as many."""
+    points = params.get("points", 80)
+    return [generate(generator, {**params, "points": points * (2 + k) // 2}).fields for k in range(3)]
