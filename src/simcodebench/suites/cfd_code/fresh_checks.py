@@ -13,7 +13,7 @@ from simcodebench.suites.cfd_code.references import generate
 from simcodebench.suites.re4.sod import sod_exact
 
 Fields = dict[str, np.ndarray]
-
+"""A solution's fields by name."""
 
 Levels = Callable[[str, dict[str, Any]], list[Fields]]
 """A reference check: from the generator's name and the case's parameters, the reference's fields and those of

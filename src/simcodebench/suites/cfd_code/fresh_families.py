@@ -48,8 +48,7 @@ from simcodebench.suites.cfd_code.fresh_texts import (
 )
 
 REFERENCE_TOL = 1e-8
-"""NMSE within which the reference and its two finer truncations must agree."""
-
+"""NMSE within which the reference and its two finer levels must agree."""
 
 ORACLE_TOL = 1e-4
 """The oracle's NMSE must be at most this (a thousandth of the 10% pass mark: with a field offset, as 1 + a box,
@@ -65,6 +64,9 @@ class Family:
     family again); ``levels`` computes the reference and two finer levels (:data:`Levels`), which must agree to
     :data:`REFERENCE_TOL`; ``oracle_tol`` is the NMSE the oracle must reach (a first-order scheme's error on a
     moving discontinuity is larger than :data:`ORACLE_TOL`; each is a small multiple of the published oracle's).
+    ``drop_keys``: ``visible`` entries left out (a released text with the published numbers); ``regime``: why a
+    drawn case's parameters leave the family's regime, or None; ``adjust``: edits the case mapping once the
+    reference parameters are set (scales that follow the drawn flow).
     """
 
     generator: str
