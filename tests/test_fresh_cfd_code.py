@@ -266,3 +266,16 @@ def test_a_shock_tube_past_its_regime_is_dropped_before_anything_runs(tmp_path: 
     case = write_case(tmp_path, "cfd-code", "tube-late", late, draw.files)
     check = fresh.verify(case, tmp_path / "late")
     assert not check.ok and "reflective ends" in check.detail["reason"]
+
+
+def test_a_box_draw_whose_oracle_steps_are_too_few_is_dropped(tmp_path: Path) -> None:
+    draw = fresh.fresh_draw(get_case("cfd-code", "2D_Convection"), np.random.default_rng(11))
+    assert draw is not None
+    source = draw.files["reference_solution.py"]
+    steps = _constants(source)["NT"]
+    # a third of the steps: the upwind scheme's Courant number passes 1 and the oracle stops ("unstable")
+    unstable = {"reference_solution.py": source.replace(f"NT = {steps:g}\n", f"NT = {steps // 3:g}\n")}
+    case = write_case(tmp_path, "cfd-code", "box-unstable", draw.case, unstable)
+    check = fresh.verify(case, tmp_path / "unstable")
+    assert not check.ok and check.detail["reason"].startswith("the oracle failed"), check.detail
+    assert "unstable" in check.detail["reason"]
