@@ -66,8 +66,8 @@ def draw_disks(
         disks: list[list[float]] = []
         for _ in range(200):
             r = round(float(rng.uniform(*radius)), 2)
-            cx = round(float(rng.uniform(x0 + r + gap, x1 - r - gap)), 2)
-            cy = round(float(rng.uniform(y0 + r + gap, y1 - r - gap)), 2)
+            cx = round(float(rng.uniform(x0 + r + gap, x1 - r - gap)), 2) + 0.0  # + 0.0: no -0.0
+            cy = round(float(rng.uniform(y0 + r + gap, y1 - r - gap)), 2) + 0.0
             inside = x0 + r + gap <= cx <= x1 - r - gap and y0 + r + gap <= cy <= y1 - r - gap
             apart = all(math.hypot(cx - a, cy - b) >= r + s + gap for a, b, s in disks)
             if inside and apart and radius[0] <= r <= radius[1]:
