@@ -4,10 +4,12 @@ For one suite: ``simcodebench generate SUITE --count N --seed S`` into a scratch
 report's dropped draws counted), again with the same seed (the folders must be byte-identical) and with seed
 S + 1 (they must differ); then the real workflow on the fresh suite with the oracle and the suite's mutants
 (``--mutants`` narrows them): the oracle must pass every case and each mutant land in its declared class.
-Prints a markdown entry for benchmarks/results/fresh-variants-cfd-re4-physics.md; exits non-zero on a miss.
+Prints a markdown entry for benchmarks/results/fresh-variants-cfd-re4-physics.md (re4's 2-D families:
+benchmarks/results/fresh-variants-re4.md); exits non-zero on a miss.
 
 The scratch copy gets the test suite's re4 settings (tests/pipeline.py: a 30 s wall limit, a 3 s time-gate
-floor, 3 calibration repeats), so re4's ``slow`` mutant costs seconds, not minutes.
+floor, 3 calibration repeats), so re4's ``slow`` mutant costs seconds, not minutes. re4's 2-D cases keep their
+own 120 s wall limit, which their ``hang`` mutants wait out, and each verification runs a DOLFINx reference.
 
 Usage: python benchmarks/fresh_variants_cfd_re4_physics.py SUITE[@variant] [--count 3] [--seed 11]
        [--cases a,b] [--mutants a,b] [--wall-s S] [--work DIR]

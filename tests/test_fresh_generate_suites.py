@@ -51,5 +51,5 @@ def test_generate_is_reproducible_and_verified(
 def test_a_suite_of_families_without_generators_says_so(tmp_path: Path) -> None:
     from simcodebench.core.errors import InputError
 
-    with pytest.raises(InputError, match="has no generator"):
-        generate("re4", 1, 11, ["keyhole", "lid_driven"], out=tmp_path)
+    with pytest.raises(InputError, match="has no generator for keyhole: keyhole has none: the answer is Ke"):
+        generate("re4", 1, 11, ["keyhole"], out=tmp_path)

@@ -2,9 +2,12 @@
 
 Chorin projection on a staggered (MAC) grid of 80 x 40 cells: the predictor takes second-order
 Adams-Bashforth steps of advection (central, conservative), diffusion (explicit) and forcing; a pressure Poisson
-equation (factorised once; dp/dn = 0 at the inlet and walls, p = 0 at the outlet) makes the velocity divergence
-free. The projection's pressure belongs to the middle of the step; the last two are extrapolated to t = 0.5.
-Inlet: u = sin(pi y) (sin(pi t) + sin(3 pi t) + sin(5 pi t)), v = 0; walls: no slip; outlet: du/dx = dv/dx = 0.
+equation (factorised once; dp/dn = 0 at the inlet and walls, p given on the outlet face) makes the velocity
+divergence free. The projection's pressure belongs to the middle of the step; the last two are extrapolated to
+t = 0.5. Inlet: u = sin(pi y) (sin(pi t) + sin(3 pi t) + sin(5 pi t)), v = 0; walls: no slip; outlet: the
+do-nothing condition 1/Re du/dn - p n = 0 as the problem states it, that is dv/dx = 0 (a mirrored ghost) and
+p = 1/Re du/dx on the outlet face (one-sided second-order difference of the predicted u), the outlet's u an
+unknown of the momentum equation (the ghost beyond it extrapolated linearly, d2u/dx2 = 0).
 Writes u, v, p at t = 0.5 on the cell corners (x, y, u, v, p) to solution.npz and their contours to
 unsteady_ns.png.
 """
@@ -29,7 +32,7 @@ def inlet(y, t):
 
 
 def pressure_solver(h):
-    """LU factors of the cell-centred Laplacian: Neumann at x = 0 and the walls, p = 0 at x = 2."""
+    """LU factors of the cell-centred Laplacian: Neumann at x = 0 and the walls, p given on the face x = 2."""
     def second(n, dirichlet_right):
         main = -2.0 * np.ones(n)
         main[0] = -1.0
@@ -48,7 +51,7 @@ def with_ghosts(u, v, t):
     ug[1:-1, 1:-1] = u
     ug[1, 1:-1] = inlet(yc, t)
     ug[0, 1:-1] = ug[2, 1:-1]
-    ug[-1, 1:-1] = ug[-2, 1:-1]  # outlet: du/dx = 0
+    ug[-1, 1:-1] = 2.0 * ug[-2, 1:-1] - ug[-3, 1:-1]  # beyond the outlet: linear extrapolation
     ug[:, 0], ug[:, -1] = -ug[:, 1], -ug[:, -2]  # no slip on the walls
     vg = np.zeros((NX + 2, NY + 3))
     vg[1:-1, 1:-1] = v
@@ -90,19 +93,25 @@ def tendencies(u, v, t):
     return fu, fv
 
 
-def subtract_gradient(u, v, p, dt, h):
-    """u -= dt dp/dx at the faces inside and at the outlet (p = 0 there), v -= dt dp/dy at the inner faces."""
-    ghost = np.vstack([p, -p[-1:, :]])
+def outlet_pressure(u, h):
+    """The do-nothing condition's pressure on the outlet face, p = 1/Re du/dx (one-sided, second order)."""
+    return (3.0 * u[-1, :] - 4.0 * u[-2, :] + u[-3, :]) / (2.0 * h * RE)
+
+
+def subtract_gradient(u, v, p, p_out, dt, h):
+    """u -= dt dp/dx at the faces inside and at the outlet (p = p_out there), v -= dt dp/dy at the inner faces."""
+    ghost = np.vstack([p, 2.0 * p_out[None, :] - p[-1:, :]])
     u[1:, :] -= dt * (ghost[1:, :] - ghost[:-1, :]) / h
     v[:, 1:-1] -= dt * (p[:, 1:] - p[:, :-1]) / h
 
 
 def solve():
-    """March to T_END; returns u (NX+1, NY), v (NX, NY+1), p (NX, NY) and the number of steps."""
+    """March to T_END; returns u (NX+1, NY), v (NX, NY+1), p (NX, NY), p on the outlet face (NY) and the number
+    of steps."""
     h = LX / NX
     lu = pressure_solver(h)
     u, v, p = np.zeros((NX + 1, NY)), np.zeros((NX, NY + 1)), np.zeros((NX, NY))
-    p_before = p
+    p_before, out, out_before = p, np.zeros(NY), np.zeros(NY)
     yc = (np.arange(NY) + 0.5) * h
     steps = int(round(T_END / DT))
     previous = None
@@ -117,22 +126,25 @@ def solve():
         us, vs = u + DT * gu, v + DT * gv
         us[0, :] = inlet(yc, t + DT)
         vs[:, 0] = vs[:, -1] = 0.0
+        p_out = outlet_pressure(us, h)
         div = ((us[1:, :] - us[:-1, :]) + (vs[:, 1:] - vs[:, :-1])) / h
-        phi = lu.solve((div / DT).ravel(order="F")).reshape((NX, NY), order="F")
-        subtract_gradient(us, vs, phi, DT, h)
-        u, v, p, p_before = us, vs, phi, p
+        rhs = div / DT
+        rhs[-1, :] -= 2.0 * p_out / h**2  # the outlet face's value, through the ghost
+        phi = lu.solve(rhs.ravel(order="F")).reshape((NX, NY), order="F")
+        subtract_gradient(us, vs, phi, p_out, DT, h)
+        u, v, p, p_before, out, out_before = us, vs, phi, p, p_out, out
     # phi holds the pressure at mid-step (it absorbs the inlet's acceleration over the step): shift it to T_END.
-    return u, v, 1.5 * p - 0.5 * p_before, steps
+    return u, v, 1.5 * p - 0.5 * p_before, 1.5 * out - 0.5 * out_before, steps
 
 
-def on_corners(u, v, p):
+def on_corners(u, v, p, p_out):
     """u, v and p interpolated to the cell corners (NY+1, NX+1), boundary values included."""
     h = LX / NX
     xf, yf = np.arange(NX + 1) * h, np.arange(NY + 1) * h
     xc, yc = (np.arange(NX) + 0.5) * h, (np.arange(NY) + 0.5) * h
     u_full = np.hstack([np.zeros((NX + 1, 1)), u, np.zeros((NX + 1, 1))])
     v_full = np.vstack([np.zeros((1, NY + 1)), v, v[-1:, :]])
-    p_full = np.vstack([p, np.zeros((1, NY))])
+    p_full = np.vstack([p, p_out[None, :]])
     grid_x, grid_y = np.meshgrid(xf, yf)
     corners = np.column_stack([grid_x.ravel(), grid_y.ravel()])
     fields = []
@@ -148,8 +160,8 @@ def on_corners(u, v, p):
 
 def main():
     start = time.perf_counter()
-    u, v, p, steps = solve()
-    gx, gy, (uc, vc, pc) = on_corners(u, v, p)
+    u, v, p, p_out, steps = solve()
+    gx, gy, (uc, vc, pc) = on_corners(u, v, p, p_out)
     np.savez("solution.npz", x=gx, y=gy, u=uc, v=vc, p=pc)
     print(f"MAC grid {NX} x {NY}, dt {DT}, {steps} steps, t = {T_END}: max |u| {np.abs(uc).max():.4f}, "
           f"max |v| {np.abs(vc).max():.4f}, p in [{pc.min():.4f}, {pc.max():.4f}], "

@@ -12,7 +12,8 @@ each field at the points (NaN where no cell holds a point) and solver details.
   pressure is pinned at (0, 0) and reported with p(0, 0) = 0.
 - ``unsteady_ns``: Taylor-Hood on [0, 2] x [0, 1], BDF2 in time (BDF1 for the first step) with the convecting
   velocity extrapolated from the last two steps (one linear solve per step); the outlet takes the do-nothing
-  condition (1/Re) du/dn - p n = 0.
+  condition (1/Re) du/dn - p n = 0. ``inlet_amplitude`` and ``forcing_amplitude`` (1 when absent: the published
+  case) scale the inlet profile and the forcing.
 """
 
 import json
@@ -183,6 +184,8 @@ def split_flow(w):
 def unsteady_ns(params, h, degree, dt):
     """The forced channel on [0, 2] x [0, 1] to ``t_end`` (BDF2, extrapolated convection)."""
     length, reynolds, t_end = 2.0, float(params["Re"]), float(params["t_end"])
+    inlet_scale = float(params.get("inlet_amplitude", 1.0))
+    force_scale = float(params.get("forcing_amplitude", 1.0))
     msh = mesh.create_rectangle(
         COMM,
         [np.array([0.0, 0.0]), np.array([length, 1.0])],
@@ -195,7 +198,7 @@ def unsteady_ns(params, h, degree, dt):
     def inlet_values(X):
         t = clock["t"]
         s = np.sin(np.pi * t) + np.sin(3 * np.pi * t) + np.sin(5 * np.pi * t)
-        return np.vstack([np.sin(np.pi * X[1]) * s, 0 * X[0]])
+        return np.vstack([inlet_scale * np.sin(np.pi * X[1]) * s, 0 * X[0]])
 
     inlet, g_in = velocity_bc(W, msh, lambda X: np.isclose(X[0], 0.0), inlet_values)
     walls, _ = velocity_bc(W, msh, lambda X: np.isclose(X[1], 0.0) | np.isclose(X[1], 1.0), lambda X: 0 * X[:2])
@@ -204,7 +207,9 @@ def unsteady_ns(params, h, degree, dt):
     u1, u2 = fem.Function(V), fem.Function(V)  # u^n, u^{n-1}
     x = ufl.SpatialCoordinate(msh)
     t_new = fem.Constant(msh, 0.0)
-    forcing = ufl.as_vector([0.0, -ufl.sin(np.pi * x[0]) * ufl.sin(np.pi * x[1]) * ufl.sin(np.pi * t_new)])
+    forcing = ufl.as_vector(
+        [0.0, -force_scale * ufl.sin(np.pi * x[0]) * ufl.sin(np.pi * x[1]) * ufl.sin(np.pi * t_new)]
+    )
     u, p = ufl.TrialFunctions(W)
     v, q = ufl.TestFunctions(W)
     k = fem.Constant(msh, dt)

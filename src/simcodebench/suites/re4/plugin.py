@@ -27,6 +27,7 @@ class Re4Suite(SuitePlugin):
     """Re^4 (``cases/re4``): exact and DOLFINx references, relative L2 / L-inf errors, the paper's tables."""
 
     name = "re4"
+    fresh_note = "; ".join(f"{case} has none: {why}" for case, why in fresh.NO_GENERATOR.items())
 
     def generate_reference(self, case: Case) -> Reference:
         """Closed forms (Sod, Burgers, Hilbert), DOLFINx solves (2-D PDEs) or the keyhole data set's law."""
@@ -45,8 +46,10 @@ class Re4Suite(SuitePlugin):
         return report.sections(frame)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New viscosity and time (Burgers), states and time (shock tube), sizes and solution (Hilbert); the 2-D
-        problems and the keyhole data set have none (:mod:`.fresh`)."""
+        """New viscosity and time (Burgers), states and time (shock tube), sizes and solution (Hilbert), disks,
+        boundary values and source (the holed Laplace and Helmholtz problems), Re and lid amplitude (the cavity),
+        Re, final time, inlet and forcing amplitudes (the forced channel); the keyhole data set has none
+        (:data:`.fresh.NO_GENERATOR`)."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
