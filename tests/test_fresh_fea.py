@@ -90,6 +90,8 @@ def test_restated_phrases_follow_the_draw(published):
     beam = fresh.fresh_case(published["comsol_75611"], draw_rng(11, 3))
     nu = beam.params["poisson"]
     assert f"(Cowper; {10 * (1 + nu) / (12 + 11 * nu):.4f} for nu = {number(nu)})" in beam.case["visible"]["problem"]
+    hint = 10 * round(beam.case["hidden"]["reference"]["params"]["closed_form"] / 10)
+    assert f"It lies near {hint} Hz." in beam.case["visible"]["problem"] and "near 40 Hz" not in str(beam.case)
     plate = fresh.fresh_case(published["comsol_12681_force"], draw_rng(11, 3))
     force = plate.params["edge_force"]
     assert f"traction of {number(force * 10)} MPa" in plate.case["visible"]["problem"]

@@ -127,8 +127,8 @@ def _bragg(p: dict[str, float]) -> float:
 
 
 def _beam_phrases(v: dict[str, float]) -> list[tuple[str, str]]:
-    # the frequency scales as sqrt(E / rho); the hint rounds the published 42.6 Hz so scaled to 10 Hz
-    hint = 10 * round(4.2645 * math.sqrt(v["young"] / 200 * 8000 / v["density"]))
+    # the published hint "near 40 Hz" is the frequency (42.6 Hz) rounded to 10 Hz
+    hint = 10 * round(_timoshenko({"young": v["young"] * 1e9, "poisson": v["poisson"], "density": v["density"]}) / 10)
     return [("0.8497", f"{_cowper(v['poisson']):.4f}"), ("near 40 Hz", f"near {hint} Hz")]
 
 
