@@ -20,6 +20,7 @@ Usage: python benchmarks/fresh_variants.py [--suites fem,fea] [--count 3] [--see
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -119,7 +120,7 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
     lines = [
         f"## generate --count {args.count} --seed {args.seed} ({', '.join(args.suites)})\n",
         f"*Measured on {machine()}; commit {commit().strip()}.*\n",
-        f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
+        f"`python benchmarks/fresh_variants.py {shlex.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
         "and writing the case; verifying is the "
         "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
         "scikit-fem refinement study against the closed form or the independent solver: a DOLFINx twin or the "

@@ -121,7 +121,7 @@ def fresh_case(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     spec = FAMILIES.get(family.id)
     if spec is None:
         return None
-    values = spec.adjust({name: _draw(p, rng) for name, p in spec.parameters.items()})
+    values = {name: _draw(p, rng) for name, p in spec.parameters.items()}
     phrases = _phrases(spec, values)
     data = copy.deepcopy(read_yaml(family.folder / "case.yaml"))
     used: set[str] = set()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scipy.optimize import brentq
@@ -64,8 +64,7 @@ class Family:
     of :mod:`.twins`, or :data:`ALTERNATIVE`). ``derived``: constants of ``reference.py`` that follow from the
     drawn SI values (a probe point on a drawn edge, a coefficient built from two parameters);
     ``twin_derived``: the same for the twin (default ``derived``); ``phrases``: published phrases restated from
-    the drawn values in text units (a hint of the answer's size, a value the text derives); ``adjust``: the
-    drawn values in text units made consistent (a radius ratio)."""
+    the drawn values in text units (a hint of the answer's size, a value the text derives)."""
 
     parameters: dict[str, Parameter]
     closed_form: Callable[[dict[str, float]], float] | None = None
@@ -73,7 +72,6 @@ class Family:
     derived: Callable[[dict[str, float]], dict[str, Any]] = _none
     twin_derived: Callable[[dict[str, float]], dict[str, Any]] | None = None
     phrases: Callable[[dict[str, float]], list[tuple[str, str]]] = _no_phrases
-    adjust: Callable[[dict[str, float]], dict[str, float]] = field(default=lambda values: values)
 
 
 def _torque(p: dict[str, float]) -> float:
@@ -90,12 +88,6 @@ def _radiating_end(p: dict[str, float]) -> float:
 
 def _coax(p: dict[str, float]) -> float:
     return MU0 * C0 * math.log(p["r_outer"] / p["r_inner"]) / (2 * math.pi * math.sqrt(p["eps_r"]))
-
-
-def _coax_radii(values: dict[str, float]) -> dict[str, float]:
-    if values["r_outer"] < 2 * values["r_inner"]:
-        return values | {"r_outer": float(number(2 * values["r_inner"] + 0.5))}
-    return values
 
 
 def _cowper(nu: float) -> float:
@@ -209,8 +201,7 @@ FAMILIES: dict[str, Family] = {
             "r_outer": Parameter(3.43, 2.0, 6.0, ("r_o = {} mm", "<= {} mm"), "R_OUTER", 1e-3),
             "eps_r": Parameter(2.4, 1.5, 4.5, ("eps_r = {}",), "EPS_R"),
         },
-        _coax,
-        adjust=_coax_radii,
+        _coax,  # the ranges keep r_o >= 2 r_i
     ),
     "comsol_75611": Family(
         {
