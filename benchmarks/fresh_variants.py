@@ -11,12 +11,16 @@ twin); ``--no-repeat`` skips the second generations (same seed, other seed), for
 
 Usage: python benchmarks/fresh_variants.py [--suites fem,fea] [--count 3] [--seed 11] [--other-seed 12]
        [--no-pipeline] [--details] [--no-repeat] [--max-draws 5] [--cases a,b]
-       [--out benchmarks/results/fresh-variants.md]
+       [--out benchmarks/results/fresh-variants.md] [--title "Fresh variants (issue 39)"]
+
+``--title`` heads a results page the run creates (fea's: ``--out benchmarks/results/fresh-variants-fea.md
+--title "Fresh variants of fea (issue 39)"``).
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -28,7 +32,7 @@ from _common import REPO, machine, snakemake, workdir
 
 from simcodebench.pipeline.generate import Generated, generate
 
-HEADER = "# Fresh variants (issue 39)\n"
+TITLE = "Fresh variants (issue 39)"
 SHOWN = {True: "yes", False: "NO", None: "not checked"}
 
 
@@ -116,10 +120,11 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
     lines = [
         f"## generate --count {args.count} --seed {args.seed} ({', '.join(args.suites)})\n",
         f"*Measured on {machine()}; commit {commit().strip()}.*\n",
-        f"`python benchmarks/fresh_variants.py {' '.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
+        f"`python benchmarks/fresh_variants.py {shlex.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
         "and writing the case; verifying is the "
         "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
-        "scikit-fem refinement study against the closed form or the DOLFINx twin)."
+        "scikit-fem refinement study against the closed form or the independent solver: a DOLFINx twin or the "
+        "case's own second solution)."
         + (
             ""
             if args.no_repeat
@@ -176,12 +181,12 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
     return "\n".join(lines) + "\n"
 
 
-def write_entry(out: Path, text: str) -> None:
-    """Put the entry at the top of the results page (newest first)."""
+def write_entry(out: Path, text: str, title: str = TITLE) -> None:
+    """Put the entry at the top of the results page (newest first), creating the page under ``title``."""
     old = (
         out.read_text()
         if out.is_file()
-        else HEADER + "\nNewest entry first. Index: [BENCHMARKS.md](../../BENCHMARKS.md).\n"
+        else f"# {title}\n\nNewest entry first. Index: [BENCHMARKS.md](../../BENCHMARKS.md).\n"
     )
     head, _, rest = old.partition("\n## ")
     out.write_text(f"{head.rstrip()}\n\n{text}\n" + (f"## {rest}" if rest else ""))
@@ -199,6 +204,7 @@ def main() -> int:
     parser.add_argument("--max-draws", type=int, default=5)
     parser.add_argument("--cases", type=lambda s: s.split(","), help="published case ids to draw from (all suites)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "fresh-variants.md")
+    parser.add_argument("--title", default=TITLE, help="the heading of a results page the run creates")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="fresh-variants-") as scratch:
         root = Path(scratch)
@@ -209,7 +215,7 @@ def main() -> int:
         )
     text = entry(args, generated, ran, wall)
     print(text)
-    write_entry(args.out, text)
+    write_entry(args.out, text, args.title)
     ok = all(r["same_seed_identical"] is not False and r["other_seed_differs"] is not False for r in generated)
     ok &= all(r["oracle_passed"] == r["oracle_n"] and r["mutants_landed"] == r["mutants_n"] for r in ran)
     return 0 if ok else 1

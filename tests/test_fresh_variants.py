@@ -151,7 +151,10 @@ def test_a_failed_generation_leaves_nothing_that_looks_finished(tmp_path, monkey
             ["generate", "cfd-query", "--count", "1", "--seed", "1"],
             "no generator: a new multiple-choice question needs an author",
         ),
-        (["generate", "fea", "--count", "1", "--seed", "1", "--cases", "comsol_82"], "has no generator for comsol_82"),
+        (
+            ["generate", "fea", "--count", "1", "--seed", "1", "--cases", "comsol_16635"],
+            "has no generator for comsol_16635: comsol_16635 and comsol_1863 have none",
+        ),
     ],
 )
 def test_bad_input_gets_one_line_naming_the_fix(argv, message, capsys, tmp_path):

@@ -14,6 +14,7 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
 from simcodebench.suites.fea import fresh, report, scorer
+from simcodebench.suites.fea.fresh_families import NO_GENERATOR
 from simcodebench.suites.fea.importer import import_feabench
 from simcodebench.suites.fea.mutants import MUTANT_OPERATIONS
 
@@ -38,6 +39,7 @@ class FeaSuite(SuitePlugin):
 
     name = "fea"
     mutant_operations = MUTANT_OPERATIONS
+    fresh_note = f"{' and '.join(sorted(NO_GENERATOR))} have none (cases/fea/README.md, 'Fresh variants', says why)"
 
     def generate_reference(self, case: Case) -> Reference:
         """The target from a mesh-refinement study (or a closed form)."""
@@ -48,11 +50,13 @@ class FeaSuite(SuitePlugin):
         return scorer.measure(case, run_dir, reference)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New dimensions, materials and loads of a problem with a closed form (:mod:`.fresh`)."""
+        """New dimensions, materials and loads of a problem with a closed form or an independent solver
+        (:mod:`.fresh`)."""
         return fresh.fresh_case(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
-        """The scikit-fem refinement study agrees with the closed form within the suite's tolerance."""
+        """The scikit-fem refinement study agrees with the closed form, or with the independent solver, within the
+        suite's tolerance."""
         return fresh.verify_fresh_case(case, workdir)
 
     def run_metrics(self, case: Case, run_dir: Path) -> dict[str, float]:
