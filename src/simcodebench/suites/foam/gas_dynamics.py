@@ -74,8 +74,3 @@ def pitot_pressure_ratio(mach: float, gamma: float = GAMMA) -> float:
     return ((gamma + 1.0) ** 2 * m2 / (4.0 * gamma * m2 - 2.0 * (gamma - 1.0))) ** (gamma / (gamma - 1.0)) * (
         (1.0 - gamma + 2.0 * gamma * m2) / (gamma + 1.0)
     )
-
-
-def total_temperature_ratio(mach: float, gamma: float = GAMMA) -> float:
-    """T0 / T of an adiabatic flow at ``mach``: no point of a steady inviscid flow is hotter than T0."""
-    return 1.0 + 0.5 * (gamma - 1.0) * mach**2
