@@ -11,12 +11,13 @@
   ones; Reynolds number U D / nu 100 to 800, Courant number below 0.5 at the fixed time step). Check: the
   fastest cell lies between 4/3 U (continuity: the half-domain's gap beside the cylinder is 1.5 of the 2 m) and
   2.5 U (potential flow gives 2 U on an unbounded cylinder; the symmetry planes add blockage).
-- squareBend-1 ... -3: the mass flow rate in [0.05, 0.1] kg/s (the published range; Mach number below 0.3).
-  Check: the mass flux through every cross-section of the inlet and outlet legs, the mean of rho Ux over its
-  cells times the duct's 50 mm x 50 mm, is within 2% of the drawn rate.
+- squareBend-1 ... -3: the mass flow rate in [0.05, 0.1] kg/s (the published range) and the inlet (and initial)
+  temperature in [800, 1200] K (the published 1000 K; Mach number below 0.3 throughout). Check: the mass flux
+  through every cross-section of the inlet and outlet legs, the mean of rho Ux over its cells times the duct's
+  50 mm x 50 mm, is within 2% of the drawn rate, and every cell's temperature within 3% of the inlet's.
 
-Each draw is written into the problem text and title, the oracle's ``0/U`` (and ``transportProperties``), and
-the ``wrong-inlet`` mutant where it quotes the speed (twice the new one, as the published mutants).
+Each draw is written into the problem text and title, the oracle's ``0/U`` (and ``transportProperties``,
+``0/T``), and the ``wrong-inlet`` mutant (twice the new speed, or half the new temperature, as the published).
 """
 
 from __future__ import annotations
@@ -42,13 +43,15 @@ from simcodebench.suites.foam.fresh_common import (
 )
 from simcodebench.suites.foam.scorer import OracleRun
 
-U_FILE, NU_FILE = "0/U", "constant/transportProperties"
+U_FILE, NU_FILE, T_FILE = "0/U", "constant/transportProperties", "0/T"
 CAVITY_SLACK = 1.05
 """No cavity cell may move faster than the lid by more than this factor."""
 PITZ_MAX, CYLINDER_BOUNDS = 1.2, (4.0 / 3.0, 2.5)
 """The fastest cell over the inlet speed: at most this (pitzDaily), within these (cylinder)."""
 DUCT_AREA, MASS_TOLERANCE = 0.05 * 0.05, 0.02
-"""squareBend's duct cross-section (m^2) and the relative tolerance on the mass flux through each section."""
+TEMPERATURE_TOLERANCE = 0.03
+"""squareBend's duct cross-section (m^2), the relative tolerance on the mass flux through each section, and on each
+cell's temperature against the inlet's (U^2 / 2 cp at 190 m/s is 1.5% of 1200 K)."""
 
 
 def nu_text(exponent: float) -> str:
@@ -162,24 +165,40 @@ def check_speed_viscosity(case: Case, run: OracleRun) -> tuple[dict[str, Any], l
     return {spec.speed_name: drive, **detail}, problems
 
 
-MASS_FLOW = Param(0.05, 0.1, 3)
+BEND = {"mass_flow": Param(0.05, 0.1, 4), "inlet_temperature": Param(800.0, 1200.0, 0)}
 
 
 def draw_mass_flow(family: Case, rng: np.random.Generator) -> FreshDraw:
-    """A new inlet mass flow rate of a squareBend case (text, title, the oracle's ``0/U``)."""
-    drawn: dict[str, Any] = draw(rng, {"mass_flow": MASS_FLOW})
-    u_old = oracle_text(family, U_FILE)
+    """A new inlet mass flow rate and temperature of a squareBend case (text, title, ``0/U``, ``0/T``, and the
+    ``wrong-inlet`` mutant: half the new temperature, as the published 500 K is half of 1000 K)."""
+    drawn: dict[str, Any] = draw(rng, BEND)
+    u_old, t_old = oracle_text(family, U_FILE), oracle_text(family, T_FILE)
     old = patch_entry(u_old, "inlet", "massFlowRate").split()[-1]
-    new = number(drawn["mass_flow"])
-    text = [(f" {old} kg/s", f" {new} kg/s")]  # the title and the problem text
+    old_t = number(_internal_scalar(t_old))
+    new, t = number(drawn["mass_flow"]), number(drawn["inlet_temperature"])
+    text = [(f" {old} kg/s", f" {new} kg/s"), (f"T = {old_t} K", f"T = {t} K")]  # title, inlet and initial state
     case = substitute_strings(published_case(family), text, str(family.folder / "case.yaml"))
-    files = {f"oracle/{U_FILE}": set_in_patch(u_old, "inlet", "massFlowRate", f"constant {new}")}
-    return FreshDraw(case=case, files=files, params=drawn, ranges=ranges({"mass_flow": MASS_FLOW}))
+    set_mutant_value(case, "wrong-inlet", f"uniform {number(drawn['inlet_temperature'] / 2)}")
+    files = {
+        f"oracle/{U_FILE}": set_in_patch(u_old, "inlet", "massFlowRate", f"constant {new}"),
+        f"oracle/{T_FILE}": set_scalar(t_old, "internalField", f"uniform {t}"),  # the inlet and outlet quote it
+    }
+    return FreshDraw(case=case, files=files, params=drawn, ranges=ranges(BEND))
+
+
+def _internal_scalar(field: str) -> float:
+    for line in field.splitlines():
+        words = line.rstrip(";").split()
+        if len(words) == 3 and words[:2] == ["internalField", "uniform"]:
+            return float(words[2])
+    raise ValueError("the field has no 'internalField uniform <value>;'")
 
 
 def check_mass_flow(case: Case, run: OracleRun) -> tuple[dict[str, Any], list[str]]:
-    """The mass flux through each cell layer across the inlet leg (y > 25 mm) and outlet leg (y < -25 mm)."""
+    """The mass flux through each cell layer across the inlet leg (y > 25 mm) and outlet leg (y < -25 mm), and
+    the temperature: adiabatic walls at low Mach number keep every cell within 3% of the inlet's."""
     rate = float(patch_entry(oracle_text(case, U_FILE), "inlet", "massFlowRate").split()[-1])
+    inlet_t = _internal_scalar(oracle_text(case, T_FILE))
     x, y = run.centres[:, 0], run.centres[:, 1]
     flux = np.asarray(run.fields["rho"], dtype=float) * np.asarray(run.fields["U"], dtype=float)[:, 0]
     ratios = []
@@ -188,8 +207,14 @@ def check_mass_flow(case: Case, run: OracleRun) -> tuple[dict[str, Any], list[st
             cells = leg & np.isclose(x, layer, atol=1e-6)
             ratios.append(sign * float(flux[cells].mean()) * DUCT_AREA / rate)
     worst = max(abs(r - 1.0) for r in ratios) if ratios else math.inf
+    temperature = np.asarray(run.fields["T"], dtype=float)
+    drift = float(np.abs(temperature / inlet_t - 1.0).max())
     detail = {"mass_flow": rate, "sections": len(ratios), "worst_section_error": worst}
-    return detail, [] if worst <= MASS_TOLERANCE else [f"a section's mass flux is off by more than {MASS_TOLERANCE}"]
+    detail |= {"inlet_temperature": inlet_t, "worst_temperature_drift": drift}
+    problems = [] if worst <= MASS_TOLERANCE else [f"a section's mass flux is off by more than {MASS_TOLERANCE}"]
+    if not drift <= TEMPERATURE_TOLERANCE:
+        problems.append(f"a cell's temperature is off the inlet's by more than {TEMPERATURE_TOLERANCE}")
+    return detail, problems
 
 
 FAMILIES = {

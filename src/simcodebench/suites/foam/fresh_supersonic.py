@@ -52,7 +52,7 @@ PITOT_TOLERANCE = 0.10
 WEDGE_DEG = 15.0
 """The wedge's half-angle: its ramp rises from (0, 0) to (0.3048, 0.08167) m (the tutorial's blockMeshDict)."""
 WRONG_FACTOR = 1.6
-WEDGE = {"inlet_speed": Param(4.0, 6.0, 2)}
+WEDGE = {"inlet_speed": Param(4.0, 6.0, 3)}
 OBLIQUE = {"inlet_speed": Param(2.5, 3.5, 2), "deflection_deg": Param(8.0, 13.0, 2)}
 STEP = {"inlet_speed": Param(2.5, 3.2, 2), "inlet_temperature": Param(0.9, 1.2, 2)}
 
