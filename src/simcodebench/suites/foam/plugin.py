@@ -56,11 +56,11 @@ class FoamSuite(SuitePlugin):
         return [OPENFOAM]
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """A new lid speed and viscosity of the cavity cases; the other families have none (:mod:`.fresh`)."""
+        """New inflow, geometry or fluid numbers of a published case, one generator per family (:mod:`.fresh`)."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
-        """OpenFOAM's run of the fresh oracle reaches the end time, finite and no faster than the lid."""
+        """OpenFOAM's run of the fresh oracle reaches the end time, finite, and passes its family's physics."""
         return fresh.verify(case, workdir)
 
     def add_commands(self, groups: CommandGroups) -> None:

@@ -11,7 +11,7 @@ not they ran: ``struct`` and ``file`` (see :mod:`.similarity`).
 from __future__ import annotations
 
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +46,19 @@ def reference_case(case: Case) -> Case:
     return replace(case, resources={**case.resources, "wall_s": float(wall)}) if wall else case
 
 
-def generate_reference(case: Case) -> Reference:
-    """Run the oracle case and keep the last time's fields at its cell centres."""
-    if case.hidden.reference["generator"] != GENERATOR:
-        raise KeyError(f"{case.key}: no foam reference generator '{case.hidden.reference['generator']}'")
+@dataclass(frozen=True)
+class OracleRun:
+    """The oracle's run: its last time, cell centres, the fields read there, and the run's record."""
+
+    time: float
+    centres: np.ndarray
+    fields: dict[str, np.ndarray]
+    wall_s: float | None
+    message: str
+
+
+def run_oracle(case: Case, names: tuple[str, ...] = COMPARED) -> OracleRun:
+    """Run the oracle case as a sample runs and read the fields ``names`` of its last time at its cell centres."""
     with tempfile.TemporaryDirectory(prefix="simcodebench-foam-reference-") as tmp:
         solution, run_dir = Path(tmp) / "solution", Path(tmp) / "run"
         write_solution(extract_files(case, oracle_reply(case)), solution)
@@ -61,16 +70,24 @@ def generate_reference(case: Case) -> Reference:
         times = time_dirs(run_dir)
         last = max(times)
         centres = cell_centres(run_dir)
-        fields = read_fields(times[last], len(centres))
-    if not fields:
-        raise RuntimeError(f"{case.key}: the oracle's last time {last:g} holds none of {COMPARED}")
+        fields = read_fields(times[last], len(centres), names)
+    return OracleRun(last, centres, fields, result.wall_s, result.message)
+
+
+def generate_reference(case: Case) -> Reference:
+    """Run the oracle case and keep the last time's fields at its cell centres."""
+    if case.hidden.reference["generator"] != GENERATOR:
+        raise KeyError(f"{case.key}: no foam reference generator '{case.hidden.reference['generator']}'")
+    run = run_oracle(case)
+    if not run.fields:
+        raise RuntimeError(f"{case.key}: the oracle's last time {run.time:g} holds none of {COMPARED}")
     return Reference(
-        scalars={"time": last, "cells": len(centres), "fields": sorted(fields)},
-        fields={"C": centres, **fields},
+        scalars={"time": run.time, "cells": len(run.centres), "fields": sorted(run.fields)},
+        fields={"C": run.centres, **run.fields},
         meta={
             "method": f"OpenFOAM run of the oracle case ({case.suite.environment}), fields at its last time",
-            "wall_s": result.wall_s,
-            "run": result.message,
+            "wall_s": run.wall_s,
+            "run": run.message,
         },
     )
 
