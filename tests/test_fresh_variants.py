@@ -325,6 +325,31 @@ def test_the_fem_verification_checks_the_rate_and_fails_a_wrong_forcing(broken, 
     assert (done.folder / "alternative_dolfinx.py").is_file()
 
 
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_fem_neumann_verification_fails_a_wrong_flux(broken, tmp_path, monkeypatch, dolfinx_env):
+    """A Neumann flux one off the solution's: the oracle converges to another function, its error stalls and
+    the rate check drops the draw; the derived flux converges at P2's order."""
+    from simcodebench.suites.fem import fresh
+
+    if broken:
+        real = fresh.fresh_case
+
+        def wrong(family, rng):
+            draw = real(family, rng)
+            flux = draw.case["visible"]["spec"]["case_spec"]["bc"]["neumann"]
+            flux["value"] = f"{flux['value']} + 1"
+            return draw
+
+        monkeypatch.setattr(fresh, "fresh_case", wrong)
+        with pytest.raises(GenerationFailed, match="observed rate"):
+            generate("fem", 1, 11, ["poisson_lshape_neumann"], out=tmp_path, max_draws=1)
+        return
+    done = generate("fem", 1, 11, ["poisson_lshape_neumann"], out=tmp_path)
+    check = done.report["cases"][0]["verification"]
+    assert check["expected_rate"] == 3 and 2.5 <= check["rates"][-1] <= 5
+    assert [level["char_length"] for level in check["levels"]] == [0.12, 0.06, 0.03]
+
+
 # ---------------------------------------------------------------- published against fresh
 
 
