@@ -122,9 +122,9 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
         f"*Measured on {machine()}; commit {commit().strip()}.*\n",
         f"`python benchmarks/fresh_variants.py {shlex.join(sys.argv[1:])}`: drawing is the plugin's `fresh_case` "
         "and writing the case; verifying is the "
-        "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two; fea: the "
-        "scikit-fem refinement study against the closed form or the independent solver: a DOLFINx twin or the "
-        "case's own second solution)."
+        "plugin's `verify_fresh_case` (fem: the oracle at three refinements, fem-dealii at two, a refined family at "
+        "its reference's three levels; fea: the scikit-fem refinement study against the closed form or the "
+        "independent solver: a DOLFINx twin or the case's own second solution)."
         + (
             ""
             if args.no_repeat
@@ -144,7 +144,8 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
         )
     if args.details:
         lines += [
-            "\nEach kept case's verification (fem: the grid error at each level and the observed rates; fea: "
+            "\nEach kept case's verification (fem: the grid error at each level and the observed rates, or a refined "
+            "family's gaps between its levels; fea: "
             "the gap of the finest scikit-fem level to the closed form or the twin):\n",
             "| case | levels | errors or values | rates | gap |",
             "|---|---|---|---|---|",
@@ -159,6 +160,8 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
                     for level in check.get("levels", [])
                 )
                 errors = " / ".join(f"{e:.3g}" for e in check.get("errors", []))
+                if "g12" in check:  # a refined fem family: the gaps between its three levels
+                    errors = f"g01 {check['g01']:.3g}, g12 {check['g12']:.3g}, e_base {check['e_base_estimate']:.3g}"
                 rates = " / ".join(f"{x:.2f}" for x in check.get("rates", []))
                 lines.append(f"| {case['id']} | {levels} | {errors} | {rates} | {check.get('gap', '')} |")
             for drop in r["report"]["dropped"]:

@@ -9,6 +9,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from runs_support import run_of
 
@@ -182,25 +183,101 @@ def test_names_and_helpers():
 # ---------------------------------------------------------------- the fem generator
 
 
-def test_every_fem_generator_family_draws_a_case_within_its_ranges():
-    """No solver runs: every family with a generator draws new data within its ranges; the refined cases,
-    those with Neumann data, Burgers, wave and the transient reaction have none."""
+def test_every_fem_family_draws_a_case_within_its_ranges():
+    """No solver runs: every published fem case (manufactured or refined) draws new data within its ranges."""
     fem = plugin("fem")
-    drawn, without = 0, []
-    for family in load_suite_cases(Path(get_case("fem", "poisson_square_kappa").suite.folder)):
-        draw = fem.fresh_case(family, draw_rng(5, drawn))
-        if draw is None:
-            without.append(family.id)
-            continue
-        drawn += 1
+    families = load_suite_cases(Path(get_case("fem", "poisson_square_kappa").suite.folder))
+    for number, family in enumerate(families):
+        draw = fem.fresh_case(family, draw_rng(5, number))
+        assert draw is not None, family.id
         assert not out_of_range(draw.params, draw.ranges), family.id
-        spec = draw.case["visible"]["spec"]["case_spec"]
-        assert spec != family.visible.spec["case_spec"]
-    assert drawn == 17
-    assert without == [
-        "burgers_dumbbell", "burgers_square", "convdiff_layer", "poisson_lshape_corner", "poisson_lshape_neumann",
-        "reaction_annulus_logistic", "stokes_cavity", "wave_multi_hole", "wave_square",
-    ]  # fmt: skip
+        assert draw.case["visible"]["spec"]["case_spec"] != family.visible.spec["case_spec"], family.id
+    assert len(families) == 26
+
+
+def _draw(family_id: str, number: int = 0) -> tuple[dict, dict]:
+    """A fem family's draw: (its case_spec, its drawn parameters)."""
+    draw = plugin("fem").fresh_case(get_case("fem", family_id), draw_rng(11, number))
+    return draw.case["visible"]["spec"]["case_spec"], draw.params
+
+
+@pytest.mark.parametrize("family_id", ["burgers_square", "reaction_annulus_logistic", "wave_square", "heat_square"])
+def test_a_transient_draw_is_one_the_oracles_time_steps_integrate_exactly(family_id):
+    """Crank-Nicolson on the whole residual leaves the exact solution the defect (u(t+dt) - u(t)) / dt -
+    (u_t(t+dt) + u_t(t)) / 2 (zero for a quadratic in t, whatever the nonlinear term); Newmark's average
+    acceleration needs u_tt constant in t. Both computed here by sympy, and the forcing checked at a point."""
+    import sympy as sp
+
+    t, dt, x, y = sp.symbols("t dt x y")
+    spec, params = _draw(family_id)
+    u = sp.sympify(params["solution"]["u"])
+    assert sp.diff(u, t) != 0 and sp.Poly(sp.expand(u), t).degree() == (1 if family_id == "heat_square" else 2)
+    defect = (u.subs(t, t + dt) - u) / dt - (sp.diff(u, t).subs(t, t + dt) + sp.diff(u, t)) / 2
+    assert sp.simplify(defect) == 0
+    if family_id == "wave_square":
+        assert sp.diff(u, t, 3) == 0
+        residual = sp.diff(u, t, 2) - sp.Float(spec["pde"]["params"]["c"]) ** 2 * (sp.diff(u, x, 2) + sp.diff(u, y, 2))
+    elif family_id == "burgers_square":
+        nu = sp.Float(spec["pde"]["params"]["nu"])
+        residual = sp.diff(u, t) + u * (sp.diff(u, x) + sp.diff(u, y)) - nu * (sp.diff(u, x, 2) + sp.diff(u, y, 2))
+    else:
+        return
+    point = {x: 0.3, y: 0.7, t: 0.1}
+    assert float(residual.subs(point)) == pytest.approx(float(sp.sympify(spec["pde"]["forcing"]["value"]).subs(point)))
+
+
+def test_a_neumann_draw_gets_the_flux_of_its_solution_on_its_side():
+    """poisson_lshape_neumann's Neumann side x1 (outward normal +x): g = kappa du/dx there."""
+    import sympy as sp
+
+    x, y = sp.symbols("x y")
+    spec, params = _draw("poisson_lshape_neumann")
+    u, kappa = sp.sympify(params["solution"]["u"]), sp.sympify(spec["pde"]["params"]["kappa"])
+    flux = spec["bc"]["neumann"]
+    assert flux["on"] == "x1" and sp.sympify(spec["bc"]["dirichlet"]["value"]) == u
+    for point in ({x: 1.0, y: 0.2}, {x: 1.0, y: 0.45}):
+        assert float(sp.sympify(flux["value"]).subs(point)) == pytest.approx(float((kappa * sp.diff(u, x)).subs(point)))
+
+
+def test_a_cavity_draw_moves_one_wall_with_a_profile_still_at_its_corners():
+    import sympy as sp
+
+    spec, params = _draw("stokes_cavity")
+    walls = spec["bc"]["dirichlet"]
+    assert [w["on"] for w in walls][0] == params["lid_wall"] and sorted(w["on"] for w in walls) == sorted(
+        ["x0", "x1", "y0", "y1"]
+    )
+    assert all(w["value"] == ["0", "0"] for w in walls[1:])
+    along = sp.Symbol("y" if params["lid_wall"][0] == "x" else "x")
+    tangential = sp.sympify(walls[0]["value"][0 if params["lid_wall"][0] == "y" else 1])
+    m, n = params["lid_powers"]
+    assert tangential.subs(along, 0) == 0 and tangential.subs(along, 1) == 0
+    assert float(tangential.subs(along, sp.Rational(m, m + n))) == pytest.approx(params["lid_speed"])
+    assert float(sp.diff(tangential, along).subs(along, sp.Rational(m, m + n))) == 0  # its top speed
+
+
+@pytest.mark.parametrize(
+    ("gaps", "reason"),
+    [
+        ((4e-3, 1e-3), None),  # gaps contract four times, the finer levels agree to 0.1%
+        ((2e-3, 1.5e-3), "shrink too little"),
+        ((0.08, 0.02), "e_base estimate"),  # L0 is 10% off the reference: beyond e_base_limit 0.05
+        ((0.03, 0.012), "the two finer levels differ"),
+    ],
+)
+def test_the_refined_check_by_hand(gaps, reason, tmp_path, monkeypatch):
+    """Three synthetic levels whose gaps are known: L2 = 1, L1 = 1 + g12, L0 = L1 + g01 (1 + g12) (constant
+    fields, so every relative gap is the constant's)."""
+    from simcodebench.suites.fem import fresh_refined, oracle_runs
+
+    g01, g12 = gaps
+    case = get_case("fem", "poisson_lshape_corner")
+    levels = iter([(1 + g12) * (1 + g01), 1 + g12, 1.0])
+    monkeypatch.setattr(oracle_runs, "run_oracle", lambda case, config, keep=None: np.full((51, 51), next(levels)))
+    check = fresh_refined.verify_fresh_case(case, tmp_path)
+    assert check.detail["g01"] == pytest.approx(g01) and check.detail["g12"] == pytest.approx(g12)
+    assert check.ok is (reason is None)
+    assert reason is None or reason in check.detail["reason"]
 
 
 def test_the_fem_poisson_forcing_follows_from_the_drawn_solution():
@@ -249,6 +326,31 @@ def test_the_fem_verification_checks_the_rate_and_fails_a_wrong_forcing(broken, 
     # fem's shared second solution reads the case's spec, so the fresh case keeps it (and its file is there)
     assert case.hidden.alternative == "../alternative_dolfinx.py"
     assert (done.folder / "alternative_dolfinx.py").is_file()
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_the_fem_neumann_verification_fails_a_wrong_flux(broken, tmp_path, monkeypatch, dolfinx_env):
+    """A Neumann flux one off the solution's: the oracle converges to another function, its error stalls and
+    the rate check drops the draw; the derived flux converges at P2's order."""
+    from simcodebench.suites.fem import fresh
+
+    if broken:
+        real = fresh.fresh_case
+
+        def wrong(family, rng):
+            draw = real(family, rng)
+            flux = draw.case["visible"]["spec"]["case_spec"]["bc"]["neumann"]
+            flux["value"] = f"{flux['value']} + 1"
+            return draw
+
+        monkeypatch.setattr(fresh, "fresh_case", wrong)
+        with pytest.raises(GenerationFailed, match="observed rate"):
+            generate("fem", 1, 11, ["poisson_lshape_neumann"], out=tmp_path, max_draws=1)
+        return
+    done = generate("fem", 1, 11, ["poisson_lshape_neumann"], out=tmp_path)
+    check = done.report["cases"][0]["verification"]
+    assert check["expected_rate"] == 3 and 2.5 <= check["rates"][-1] <= 5
+    assert [level["char_length"] for level in check["levels"]] == [0.12, 0.06, 0.03]
 
 
 # ---------------------------------------------------------------- published against fresh

@@ -146,6 +146,22 @@ def derive(
     return data
 
 
+NEUMANN_SIDES = {f"{axis}{side}": (i, 1 if side == "1" else -1) for i, axis in enumerate("xyz") for side in "01"}
+"""A side of the bounding box (``x0`` ... ``z1``, as ``bc.neumann.on`` names it): the axis of its outward normal
+and the normal's sign."""
+
+
+def neumann_flux(family: str, params: dict[str, Any], solution: dict[str, Any], where: str) -> str:
+    """The Neumann datum ``g = kappa du/dn`` (Poisson; ``du/dn`` for Helmholtz) of a scalar manufactured
+    ``solution`` on the bounding-box side ``where`` (:data:`NEUMANN_SIDES`), the form the oracle assembles as
+    ``int g v ds``."""
+    if where not in NEUMANN_SIDES:
+        raise ValueError(f"a Neumann piece on '{where}': only a side of the bounding box (x0 ... z1) has a normal here")
+    axis, sign = NEUMANN_SIDES[where]
+    kappa = parse(params.get("kappa", 1)) if family == "poisson" else sp.Integer(1)
+    return _text(sign * kappa * sp.diff(parse(solution["u"]), SPACE[axis]), simplify=False)
+
+
 def evaluate(solution: dict[str, Any], field: str, points: np.ndarray, t: float = 0.0) -> np.ndarray:
     """The exact output field at ``points`` (N x 3): the scalar, or the magnitude of a vector solution."""
     value = solution["u"]

@@ -16,7 +16,7 @@ from simcodebench.core.importing import add_import_command
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.fem import fresh, harness, outputs, report, scorer
+from simcodebench.suites.fem import fresh, fresh_refined, harness, outputs, report, scorer
 from simcodebench.suites.fem.families import family_metrics
 from simcodebench.suites.fem.guide import guide_pieces
 from simcodebench.suites.fem.importer import LIBRARIES, import_pdeagent_bench
@@ -54,12 +54,18 @@ class FemSuite(SuitePlugin):
         return harness.oracle_source(case)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """A new manufactured solution, coefficients and free domain dimensions of a manufactured case
-        (:mod:`.fresh`); the forcing and boundary data derived by sympy."""
+        """A manufactured case: a new manufactured solution, coefficients and free domain dimensions
+        (:mod:`.fresh`), the forcing and boundary data derived by sympy; a refined case: new coefficients and
+        data (:mod:`.fresh_refined`)."""
+        if family.hidden.reference.get("generator") == "refined":
+            return fresh_refined.fresh_case(family, rng)
         return fresh.fresh_case(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
-        """The oracle's convergence rate at three refinements against the element's order."""
+        """A manufactured case: the oracle's convergence rate at three refinements against the element's order;
+        a refined case: its three levels agree and contract (:func:`.fresh_refined.verify_fresh_case`)."""
+        if case.hidden.reference.get("generator") == "refined":
+            return fresh_refined.verify_fresh_case(case, workdir)
         return fresh.verify_fresh_case(case, workdir)
 
     def adapt_solution(self, case: Case, source: str) -> str:
