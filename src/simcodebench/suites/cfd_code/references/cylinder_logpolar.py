@@ -129,7 +129,7 @@ def cylinder_logpolar(
     v_inf: float = 1.0,
     t_end: float = 10.05,
     psi_wall: float = 20.0,
-    refine: int = 8,
+    refine: int = 6,
 ) -> Solution:
     """psi and omega (rows along r, columns along theta) at ``t_end`` from rest on ``refine * (nth - 1)``
     azimuthal cells, sampled on ``nr`` uniform radii by ``nth`` angles (the end angle repeating the first)."""
