@@ -529,7 +529,8 @@ def test_cylinder_early_wall_vorticity_meets_unsteady_stokes_theory() -> None:
     # The impulsive start: at t = 0.4 the sin(theta) part of the wall vorticity in linear unsteady Stokes flow
     # is -27.253 (the Laplace-space wall value -2 A q K1(q a) / (s K0(q a)), q = sqrt(s / nu), inverted with
     # mpmath's Talbot method; the boundary-layer term -2 A / sqrt(pi nu t) = -25.29 is 7.7% lower). The
-    # convective part of this mode is of order t^2. Measured: 39 x 2 cells 4.3%, 39 x 4 cells 1.6% above.
+    # convective part of this mode is of order t^2: the solver extrapolated from 234 and 312 angles is 1.5% above
+    # (benchmarks/results/cfd-code-cylinder.md). Measured: 39 x 2 angles 4.3%, 39 x 4 angles 1.6% above.
     stokes, gaps = -27.253, []
     for k in (2, 4):
         flow = _logpolar(k)
