@@ -16,7 +16,7 @@ from simcodebench.suites.cfd_code import scorer
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream" / "cfdllmbench" / "solution"
-# References that take more than 20 s on one core (a fine Navier-Stokes run, a 4x refined cylinder run, the
+# References that take more than 20 s on one core (a fine Navier-Stokes run, the log-polar cylinder run, the
 # 128 x 256 spectral shear flow, the ensemble of convection runs).
 SLOW = {
     "2D_Navier_Stokes_Cavity",
