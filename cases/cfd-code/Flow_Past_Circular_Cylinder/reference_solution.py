@@ -1,72 +1,83 @@
-"""Flow past a circular cylinder: streamfunction-vorticity in polar coordinates, r in [0.5, 10], to t = 10.05
-(oracle for cfd-code/Flow_Past_Circular_Cylinder).
+"""Flow past a circular cylinder: streamfunction-vorticity, r in [0.5, 10], Re = 200, to t = 10.05 from rest
+(oracle for cfd-code/Flow_Past_Circular_Cylinder; the reference's method on a coarser grid).
 
-NR x NTHETA nodes (theta in [0, 2 pi] with the end node repeating the first), NT explicit steps of 0.05 from rest:
-each step solves r lap(psi) = -r omega exactly (sparse LU; psi = 20 on the cylinder, v_inf y + 20 outside),
-then advances omega with first-order upwind convection and central diffusion, Thom's wall vorticity
-2 (psi_0 - psi_1) / dr^2 and omega = 0 outside. Writes psi, omega (rows along r), r, theta to solution.npz.
+Log-polar nodes r_i = 0.5 exp(i dxi) (NR of them, packed at the wall where the boundary layer is), NTHETA
+periodic angles (theta = 2 pi j / NTHETA, the end 2 pi left out). In xi = ln(r / 0.5) the equations read
+psi_xixi + psi_thth = -r^2 omega and r^2 omega_t = J(psi, omega) + nu (omega_xixi + omega_thth). Each stage of
+an SSP-RK3 step solves the five-point Poisson problem exactly (sine transform in xi, FFT in theta, around the
+discrete harmonic field with the boundary values psi = 20 and v_inf y + 20), takes Thom's wall vorticity
+2 (psi_0 - psi_1) / dr^2 in the mapped coordinate (dr = 0.5 dxi), omega = 0 outside, and advances the interior with Arakawa's
+Jacobian and central diffusion. NT steps at least; more where the stability limit needs them.
 """
 
 import numpy as np
-from scipy.sparse import csc_matrix, lil_matrix
-from scipy.sparse.linalg import splu
+from scipy.fft import dst, idst, irfft, rfft
 
-NR = 119
-NTHETA = 79
-NT = 402
+NR = 38
+NTHETA = 78
+NT = 600
 
 NU = 0.005
 V_INF = 1.0
-DT = 10.05 / NT
+R_IN, R_OUT = 0.5, 10.0
 PSI_WALL = 20.0
+T_END = 10.05
 
 
 def main():
-    r, theta = np.linspace(0.5, 10.0, NR), np.linspace(0.0, 2 * np.pi, NTHETA)
-    dr, dth = r[1] - r[0], theta[1] - theta[0]
-    m = NTHETA - 1
-    a = lil_matrix(((NR - 2) * m, (NR - 2) * m))
-    for i in range(1, NR - 1):
-        east, west, ang = (r[i + 1] + r[i]) / (2 * dr**2), (r[i - 1] + r[i]) / (2 * dr**2), 1 / (r[i] * dth**2)
-        for j in range(m):
-            k = (i - 1) * m + j
-            a[k, k] = -(east + west + 2 * ang)
-            if i < NR - 2:
-                a[k, i * m + j] = east
-            if i > 1:
-                a[k, (i - 2) * m + j] = west
-            a[k, (i - 1) * m + (j + 1) % m] += ang
-            a[k, (i - 1) * m + (j - 1) % m] += ang
-    lu = splu(csc_matrix(a))
-    psi, omega = np.zeros((NR, NTHETA)), np.zeros((NR, NTHETA))
-    psi[0], psi[-1] = PSI_WALL, V_INF * r[-1] * np.sin(theta) + PSI_WALL
-    rr = r[:, None]
-    for _ in range(NT):
-        b = -(rr[1:-1] * omega[1:-1, :m])
-        b[0] -= (r[0] + r[1]) / (2 * dr**2) * psi[0, :m]
-        b[-1] -= (r[-1] + r[-2]) / (2 * dr**2) * psi[-1, :m]
-        psi[1:-1, :m] = lu.solve(b.ravel()).reshape(NR - 2, m)
-        psi[:, -1] = psi[:, 0]
-        ur = np.empty_like(psi)
-        ur[:, 1:-1] = (psi[:, 2:] - psi[:, :-2]) / (2 * dth) / rr
-        ur[:, 0], ur[:, -1] = (psi[:, 1] - psi[:, 0]) / dth / r, (psi[:, -1] - psi[:, -2]) / dth / r
-        ut = np.empty_like(psi)
-        ut[1:-1] = -(psi[2:] - psi[:-2]) / (2 * dr)
-        ut[0], ut[-1] = -(psi[1] - psi[0]) / dr, -(psi[-1] - psi[-2]) / dr
-        w = omega[:, :m]
-        wp, wm = np.roll(w, -1, axis=1), np.roll(w, 1, axis=1)
-        ri, vr, vt = rr[1:-1], ur[1:-1, :m], ut[1:-1, :m]
-        conv = (
-            np.maximum(vr, 0) * (w[1:-1] - w[:-2]) / dr + np.minimum(vr, 0) * (w[2:] - w[1:-1]) / dr
-            + np.maximum(vt, 0) / ri * (w[1:-1] - wm[1:-1]) / dth + np.minimum(vt, 0) / ri * (wp[1:-1] - w[1:-1]) / dth
-        )
-        diff = NU * ((w[2:] - 2 * w[1:-1] + w[:-2]) / dr**2 + (w[2:] - w[:-2]) / (2 * ri * dr)
-                     + (wp[1:-1] - 2 * w[1:-1] + wm[1:-1]) / (ri**2 * dth**2))
-        omega[1:-1, :m] = w[1:-1] + DT * (diff - conv)
-        omega[:, -1] = omega[:, 0]
-        omega[0] = 2 * (psi[0] - psi[1]) / dr**2
-        omega[-1] = 0.0
-    np.savez("solution.npz", psi=psi, omega=omega, r=r, theta=theta)
+    dxi, h = np.log(R_OUT / R_IN) / (NR - 1), 2 * np.pi / NTHETA
+    r, theta = R_IN * np.exp(dxi * np.arange(NR)), h * np.arange(NTHETA)
+    r2 = (r**2)[1:-1, None]
+    lam_xi = (2 - 2 * np.cos(np.pi * np.arange(1, NR - 1) / (NR - 1))) / dxi**2
+    lam_th = (2 - 2 * np.cos(h * np.arange(NTHETA // 2 + 1))) / h**2
+    inverse = -1.0 / (lam_xi[:, None] + lam_th[None, :])
+    # discrete harmonic lift: 20 + f(xi) sin(theta), f = 0 at the wall, V_INF R_OUT outside
+    a = np.diag(np.full(NR - 2, -2 / dxi**2 - lam_th[1])) + np.diag(np.full(NR - 3, 1 / dxi**2), 1)
+    a += np.diag(np.full(NR - 3, 1 / dxi**2), -1)
+    b = np.zeros(NR - 2)
+    b[-1] = -V_INF * R_OUT / dxi**2
+    f = np.concatenate([[0.0], np.linalg.solve(a, b), [V_INF * R_OUT]])
+    lift = PSI_WALL + f[:, None] * np.sin(theta)
+
+    def solve_psi(w):
+        psi = lift.copy()
+        hat = dst(rfft(-r2 * w[1:-1], axis=1), type=1, axis=0) * inverse
+        psi[1:-1] += irfft(idst(hat, type=1, axis=0), n=NTHETA, axis=1)
+        return psi
+
+    def rhs(w):
+        p = solve_psi(w)
+        w[0] = 2 * (p[0] - p[1]) / (R_IN * dxi) ** 2
+        w[-1] = 0.0
+        pc, wc, pe, pw, we, ww = p[1:-1], w[1:-1], p[2:], p[:-2], w[2:], w[:-2]
+
+        def n(x):
+            return np.roll(x, -1, 1)
+
+        def s(x):
+            return np.roll(x, 1, 1)
+
+        j1 = (pe - pw) * (n(wc) - s(wc)) - (n(pc) - s(pc)) * (we - ww)
+        j2 = pe * (n(we) - s(we)) - pw * (n(ww) - s(ww)) - n(pc) * (n(we) - n(ww)) + s(pc) * (s(we) - s(ww))
+        j3 = n(wc) * (n(pe) - n(pw)) - s(wc) * (s(pe) - s(pw)) - we * (n(pe) - s(pe)) + ww * (n(pw) - s(pw))
+        lap = (we - 2 * wc + ww) / dxi**2 + (n(wc) - 2 * wc + s(wc)) / h**2
+        return ((j1 + j2 + j3) / (12 * dxi * h) + NU * lap) / r2
+
+    cell = R_IN * min(dxi, h)
+    dt_stable = 0.85 / (8 * NU / cell**2 / 2.51 + np.sqrt(2) * 2.2 / cell / 1.73)  # RK3: diffusion, convection
+    steps = max(NT, int(np.ceil(T_END / dt_stable)))
+    dt = T_END / steps
+    w = np.zeros((NR, NTHETA))
+    for _ in range(steps):
+        w1 = w.copy()
+        w1[1:-1] += dt * rhs(w)
+        w2 = w1.copy()
+        w2[1:-1] = 0.75 * w[1:-1] + 0.25 * (w1[1:-1] + dt * rhs(w1))
+        w[1:-1] = w[1:-1] / 3 + 2 / 3 * (w2[1:-1] + dt * rhs(w2))
+    psi = solve_psi(w)
+    w[0] = 2 * (psi[0] - psi[1]) / (R_IN * dxi) ** 2
+    w[-1] = 0.0
+    np.savez("solution.npz", psi=psi, omega=w, r=r, theta=theta)
 
 
 if __name__ == "__main__":

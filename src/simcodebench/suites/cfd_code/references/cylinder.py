@@ -1,5 +1,9 @@
 """Flow past a circular cylinder, streamfunction-vorticity in polar coordinates (the upstream discretisation).
 
+First order, and not converged at the refinements it can take (it diverges at 8x): no longer the case's reference
+(that is :mod:`.cylinder_logpolar`, second order); kept as the released scheme with its stencil fixed, which
+relates the upstream arrays to the converged flow (tests/test_cfd_code_references.py).
+
 Grid: ``r`` in [0.5, 10] (nr nodes), ``theta`` in [0, 2 pi] with the end node repeating the first. Each step
 solves ``r lap(psi) = -r omega`` (conservative radial differences, periodic in theta; ``psi = 20`` on the
 cylinder, ``psi = v_inf y + 20`` on the outer circle) exactly by sparse LU, then advances the vorticity by one
