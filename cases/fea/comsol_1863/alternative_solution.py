@@ -209,7 +209,9 @@ def solve(kind: str, scale: float, modes: tuple[str, str], copper: bool, ports: 
     pc.setType("cholesky")
     pc.setFactorSolverType("mumps")
     pc.setFactorSetUpSolverType()
-    pc.getFactorMatrix().setMumpsIcntl(14, 80)
+    factor = pc.getFactorMatrix()
+    factor.setMumpsIcntl(7, 5)  # METIS ordering: less fill, so the factors fit the 4 GB address-space limit
+    factor.setMumpsIcntl(14, 30)  # 30% workspace over MUMPS's estimate
     ksp.setFromOptions()
     size = space.dofmap.index_map.size_local
     result = {"dofs": 2 * space.dofmap.index_map.size_global}
@@ -221,6 +223,9 @@ def solve(kind: str, scale: float, modes: tuple[str, str], copper: bool, ports: 
         b.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
         sol = b.duplicate()
         ksp.solve(b, sol)
+        if ksp.getConvergedReason() < 0:
+            info = factor.getMumpsInfog(1), factor.getMumpsInfog(2)
+            raise RuntimeError(f"MUMPS failed: INFOG(1) = {info[0]}, INFOG(2) = {info[1]}")
         er, ei = dolfinx.fem.Function(space), dolfinx.fem.Function(space)
         er.x.array[:size], ei.x.array[:size] = sol.array[:size], sol.array[size : 2 * size]
         amp = {}
