@@ -8,8 +8,8 @@ Written from the problem text apart from reference.py. What it varies:
 - boundaries: the ports, the symmetry plane and the metal found on the DOLFINx mesh by their coordinates;
 - system: two Nedelec spaces (real and imaginary part) coupled as a block system, not a mixed element;
 - ports: the mode norms and powers in closed form (TEM: pi ln(5) over the half annulus; TE10: a b / 4 over the
-  half guide), and a second right-hand side that excites the guide port, so the same factorisation gives S12,
-  which reciprocity makes equal to S21 (printed as a check).
+  half guide), and a second right-hand side that excites the guide port, so the same factorisation gives S12
+  (printed: the symmetric system makes it S21 to rounding, so it checks the two ports' power normalisation).
 
 The equations are the problem's: curl curl E - k0^2 eps_r E = 0 (exp(+j w t)), the Leontovich condition
 n x curl E = (j w mu0 / Zs) E_t on the copper, and on each port the absorbing condition of its mode,
