@@ -10,7 +10,7 @@ Another suite's second solutions run the same way with its ``wrong-answer`` muta
 ``re4 --cases unsteady_ns``).
 
 Usage: nice -n 5 python benchmarks/second_solutions_fea_foam.py [fea|foam|re4 ...] [--cases ID ...] [--cores N]
-       [--keep DIR]
+       [--mutants NAME ...] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ def with_alternative(suite: str) -> list[str]:
     return [case.id for case in load_suite_cases(REPO / "cases" / suite) if case.hidden.alternative]
 
 
-def config(suite: str, only: list[str]) -> dict:
+def config(suite: str, only: list[str], mutants: list[str] | None = None) -> dict:
     """The run's configuration: the cases with a second solution, their oracle, second solution and the second
-    solution's mutants."""
+    solution's mutants (the suite's list unless ``mutants`` names some)."""
     return {
         "suites": [suite],
         "cases": {suite: [c for c in with_alternative(suite) if not only or c in only]},
@@ -49,7 +49,11 @@ def config(suite: str, only: list[str]) -> dict:
         "agents": {
             "oracle": {"backend": "oracle"},
             "second": {"backend": "alternative"},
-            "second-broken": {"backend": "mutant", "base": "alternative", "mutants": BROKEN.get(suite, OTHERS)},
+            "second-broken": {
+                "backend": "mutant",
+                "base": "alternative",
+                "mutants": mutants or BROKEN.get(suite, OTHERS),
+            },
         },
     }
 
@@ -85,12 +89,13 @@ def main() -> None:
     parser.add_argument("suites", nargs="*", default=["fea", "foam"])
     parser.add_argument("--cases", nargs="*", default=[], help="only these cases")
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--mutants", nargs="*", default=[], help="only these mutants of the second solutions")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     for suite in args.suites:
         root = args.keep / suite if args.keep else Path(tempfile.mkdtemp(prefix=f"second-{suite}-"))
-        work = workdir(root, config(suite, args.cases))
+        work = workdir(root, config(suite, args.cases, args.mutants))
         start = time.perf_counter()
         snakemake(work, "--cores", str(args.cores), "--rerun-incomplete")
         print(f"\n{suite}: whole run {time.perf_counter() - start:.0f} s ({work})\n")
