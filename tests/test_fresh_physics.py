@@ -71,6 +71,7 @@ def test_the_probe_reads_the_published_scenes_as_their_texts_say() -> None:
 # The published cases' hand-worked values (their case.yaml comments) from their own numbers: the families'
 # closed forms must give them back, to 0.1 % (incline_block_slide's 3.2083 is 0.07 % above 9.81 (sin 30 - 0.2 cos 30)
 # = 3.2059).
+BALL_ON_WOOD = {"ball": "steel", "ball_density": 7850.0, "cube": "oak", "cube_density": 700.0}
 PUBLISHED = [
     ("incline_block_slide", {"angle_deg": 30.0, "mu": 0.2, "start": 0.9}, {"acceleration": 3.2083}),
     ("ball_roll_incline", {"angle_deg": 20.0, "mu": 0.8, "start": 0.9, "radius": 0.1}, {"acceleration": 2.3965}),
@@ -82,6 +83,13 @@ PUBLISHED = [
     ("projectile_ball", {"v0": 4.0, "angle_deg": 45.0}, {"vx": 2.8284, "range": 1.631, "flight_time": 0.5766}),
     ("projectile_table", {"v0": 2.0, "height": 1.0}, {"range": 0.8801}),
     ("puck_slide_ice", {"v0": 0.9, "mu": 0.1}, {"distance": 0.4128}),
+    ("ball_drop_moon", {"world": "the Moon", "radius": 0.1, "drop_height": 0.5}, {"g": 1.62}),
+    ("ball_on_box", {"side": 0.3, "radius": 0.05, "drop_height": 1.0, **BALL_ON_WOOD}, {"resting": 0.35}),
+    (
+        "stack_drop",
+        {"side": 0.2, "gap": 0.1, "clearance": 0.4},
+        {"heights": [0.5, 0.8, 1.1], "resting": [0.1, 0.3, 0.5]},
+    ),
     ("block_slide", {"v0": 2.0, "mu": 0.3, "side": 0.2}, {"distance": 0.6796}),
     (
         "sphere_collision_unequal",

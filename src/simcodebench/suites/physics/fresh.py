@@ -23,10 +23,15 @@ from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshDraw
 from simcodebench.core.fresh_edits import Edits, draw, ranges, substitute, substitute_strings
 from simcodebench.core.io import read_yaml
-from simcodebench.suites.physics import fresh_flight, fresh_rigid, fresh_slopes
+from simcodebench.suites.physics import fresh_drops, fresh_flight, fresh_rigid, fresh_slopes
 from simcodebench.suites.physics.fresh_common import MATERIALS, Family, density_key
 
-FAMILIES: dict[str, Family] = {**fresh_rigid.FAMILIES, **fresh_slopes.FAMILIES, **fresh_flight.FAMILIES}
+FAMILIES: dict[str, Family] = {
+    **fresh_rigid.FAMILIES,
+    **fresh_drops.FAMILIES,
+    **fresh_slopes.FAMILIES,
+    **fresh_flight.FAMILIES,
+}
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]
 
@@ -44,12 +49,17 @@ def _follow(args: dict[str, Any], edits: Edits, oracle: str, name: str) -> dict[
 
 def _follow_insertion(published: str, new: str, fresh: str, edits: Edits, name: str) -> str:
     """The replacement of a mutant's edit for the fresh text: where the published edit inserts a text into its
-    old one (``Rigid(`` + ``friction_coef=0.5, `` + ``rho=...``), the same insertion into the fresh old text;
-    otherwise the replacement with the oracle's edits applied."""
+    old one (``Rigid(`` + ``friction_coef=0.5, `` + ``rho=...``; ``-1.62`` + ``e37`` + ``)``), the same insertion
+    into the fresh old text, after the same beginning or before the same end; otherwise the replacement with the
+    oracle's edits applied."""
     start = len(os.path.commonprefix([published, new]))
     inserted = new[start : start + len(new) - len(published)]
-    if new == published[:start] + inserted + published[start:] and fresh[:start] == published[:start]:
-        return fresh[:start] + inserted + fresh[start:]
+    if new == published[:start] + inserted + published[start:]:
+        before, after = published[:start], published[start:]
+        if fresh.startswith(before):  # Rigid( + friction_coef=0.5,  + rho=...
+            return before + inserted + fresh[len(before) :]
+        if fresh.endswith(after):  # gravity=(0.0, 0.0, -1.35 + e37 + )
+            return fresh[: len(fresh) - len(after)] + inserted + after
     return substitute(new, edits, f"hidden.mutants.{name}", require=False)
 
 
@@ -62,6 +72,9 @@ def fresh_draw(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     for slot, names in spec.materials.items():
         material = str(rng.choice(names))
         drawn.update({slot: material, density_key(slot): MATERIALS[material]})
+    for slot, (key, named) in spec.choices.items():
+        name = str(rng.choice(sorted(named)))
+        drawn.update({slot: name, key: named[name]})
     params = spec.reference(drawn)
     edits, oracle_edits = spec.edits(params)
     raw = read_yaml(family.folder / "case.yaml")
@@ -77,4 +90,5 @@ def fresh_draw(family: Case, rng: np.random.Generator) -> FreshDraw | None:
         case["hidden"]["mutants"] = {name: _follow(args, oracle_edits, oracle, name) for name, args in mutants.items()}
     densities = (min(MATERIALS.values()), max(MATERIALS.values()))
     scoring_ranges = ranges(spec.params) | {density_key(slot): densities for slot in spec.materials}
+    scoring_ranges |= {key: (min(named.values()), max(named.values())) for key, named in spec.choices.values()}
     return FreshDraw(case=case, files={raw["hidden"]["oracle"]: oracle}, params=drawn, ranges=scoring_ranges)

@@ -40,14 +40,14 @@ def _no_problems(p: Params) -> list[str]:
 class Family:
     """A published scene and how to draw a new one.
 
-    ``params``: the numeric parameters and their ranges; ``materials``: per material slot (``material``, or
-    ``heavy`` and ``light`` for two bodies) the names to pick from, each slot's density recorded as ``density``
-    (slot ``material``) or ``<slot>_density``; ``edits``: the text's and the oracle's substitutions;
-    ``reference``: the case's reference parameters (the draw plus the closed-form values derived from it; the
-    function must give the same mapping back when applied to its own result); ``checks``, ``scene`` (the flat
-    values :meth:`.scene_probe.ProbedScene.flat` must show), ``settle_s`` (seconds until the motion the checks
-    judge is over) and ``problems`` (why a draw cannot be run as stated, e.g. a block that would not slide), all
-    from the reference parameters.
+    ``params``: the numeric parameters and their ranges (drawn first, then the materials, then ``choices``);
+    ``materials``: per material slot (``material``, or ``heavy`` and ``light`` for two bodies) the names to pick
+    from, each slot's density recorded as ``density`` (slot ``material``) or ``<slot>_density``; ``edits``: the
+    text's and the oracle's substitutions; ``reference``: the case's reference parameters (the draw plus the
+    closed-form values derived from it; the function must give the same mapping back when applied to its own
+    result); ``checks``, ``scene`` (the flat values :meth:`.scene_probe.ProbedScene.flat` must show),
+    ``settle_s`` (seconds until the motion the checks judge is over) and ``problems`` (why a draw cannot be run
+    as stated, e.g. a block that would not slide), all from the reference parameters.
     """
 
     params: dict[str, Param]
@@ -58,6 +58,9 @@ class Family:
     scene: Callable[[Params], dict[str, Any]]
     settle_s: Callable[[Params], float]
     problems: Callable[[Params], list[str]] = field(default=_no_problems)
+    choices: dict[str, tuple[str, dict[str, float]]] = field(default_factory=dict)
+    """Other named choices: slot -> (the key its number is recorded under, {name: number}); e.g. the world a
+    ball falls on and its gravity, ``{"world": ("g", {"Mars": 3.71, ...})}``."""
 
 
 def density_key(slot: str) -> str:
