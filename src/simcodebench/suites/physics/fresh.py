@@ -23,7 +23,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshDraw
 from simcodebench.core.fresh_edits import Edits, draw, ranges, substitute, substitute_strings
 from simcodebench.core.io import read_yaml
-from simcodebench.suites.physics import fresh_drops, fresh_flight, fresh_rigid, fresh_slopes
+from simcodebench.suites.physics import fresh_drops, fresh_flight, fresh_rigid, fresh_slopes, fresh_tipping
 from simcodebench.suites.physics.fresh_common import MATERIALS, Family, density_key
 
 FAMILIES: dict[str, Family] = {
@@ -31,6 +31,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_drops.FAMILIES,
     **fresh_slopes.FAMILIES,
     **fresh_flight.FAMILIES,
+    **fresh_tipping.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]
