@@ -23,7 +23,14 @@ from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshDraw
 from simcodebench.core.fresh_edits import Edits, draw, ranges, substitute, substitute_strings
 from simcodebench.core.io import read_yaml
-from simcodebench.suites.physics import fresh_drops, fresh_flight, fresh_rigid, fresh_slopes, fresh_tipping
+from simcodebench.suites.physics import (
+    fresh_contacts,
+    fresh_drops,
+    fresh_flight,
+    fresh_rigid,
+    fresh_slopes,
+    fresh_tipping,
+)
 from simcodebench.suites.physics.fresh_common import MATERIALS, Family, density_key
 
 FAMILIES: dict[str, Family] = {
@@ -32,6 +39,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_slopes.FAMILIES,
     **fresh_flight.FAMILIES,
     **fresh_tipping.FAMILIES,
+    **fresh_contacts.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]

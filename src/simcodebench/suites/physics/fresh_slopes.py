@@ -278,6 +278,113 @@ def _cylinder_edits(p: Params) -> tuple[Edits, Edits]:
     return text, oracle
 
 
+# --- static against kinetic friction: two blocks side by side ------------------------------------------------
+
+SIDE_Y = 0.2
+"""The rubber block starts at y = +0.2 m, the PTFE block at y = -0.2 m."""
+
+
+def _stick_reference(p: Params) -> Params:
+    q = math.radians(p["angle_deg"])
+    return {
+        "g": G,
+        "angle_deg": p["angle_deg"],
+        "mu_rubber": p["mu_rubber"],
+        "mu_ptfe": p["mu_ptfe"],
+        "start": p["start"],
+        "centre_height": _centre_height(p["angle_deg"], 0.04),
+        "acceleration": round(G * (math.sin(q) - p["mu_ptfe"] * math.cos(q)), 4),
+    }
+
+
+def _near(p: Params, y: float) -> list[float]:
+    x, _, z = on_slope(p, -p["start"], 0.05)
+    return [round(x, 2) + 0.0, y, round(z, 2)]
+
+
+def _stick_checks(p: Params) -> list[dict[str, Any]]:
+    def block(y: float) -> dict[str, Any]:
+        return {**BLOCK, "near": _near(p, y)}
+
+    q = p["angle_deg"]
+    return [
+        {"check": "no_nan"},
+        {
+            "check": "slope_acceleration",
+            "object": block(-SIDE_Y),
+            "direction": _direction(p),
+            "acceleration": p["acceleration"],
+            "rtol": 0.08,
+            "t_from": T_FROM,
+            "t_to": T_TO,
+        },
+        {"check": "displacement", "object": block(SIDE_Y), "max": 0.01},
+        {"check": "tilt_angle", "object": block(SIDE_Y), "min_deg": round(q - 2.0, 3), "max_deg": round(q + 2.0, 3)},
+        {"check": "energy_not_growing", "object": block(-SIDE_Y)},
+    ]
+
+
+def _stick_edits(p: Params) -> tuple[Edits, Edits]:
+    q, rubber, ptfe = number(p["angle_deg"]), number(p["mu_rubber"]), number(p["mu_ptfe"])
+    text = [
+        ("tilted 20 degrees", f"tilted {q} degrees"),
+        ("its centre 0.45 m above", f"its centre {number(p['centre_height'])} m above"),
+        ("0.8 m up the slope", f"{number(p['start'])} m up the slope"),
+        ("with the plank 0.7)", f"with the plank {rubber})"),
+        ("friction coefficient 0.1)", f"friction coefficient {ptfe})"),
+        ("(0.7 > tan 20 degrees)", f"({rubber} > tan {q} degrees)"),
+    ]
+    oracle = [
+        (
+            "on a 20 degree incline: the rubber one (friction 0.7 > tan 20)",
+            f"on a {q} degree incline: the rubber one (friction {rubber} > tan {q})",
+        ),
+        (
+            "(friction 0.1) slides down with a = g (sin 20 - 0.1 cos 20)",
+            f"(friction {ptfe}) slides down with a = g (sin q - mu cos q)",
+        ),
+        ("ANGLE = math.radians(20.0)", f"ANGLE = math.radians({f(p['angle_deg'])})"),
+        (
+            "CENTRE, THICKNESS = (0.0, 0.0, 0.45), 0.05",
+            f"CENTRE, THICKNESS = (0.0, 0.0, {f(p['centre_height'])}), 0.05",
+        ),
+        ("euler=(0.0, 20.0, 0.0)", f"euler=(0.0, {f(p['angle_deg'])}, 0.0)"),
+        ("Rigid(friction=0.1)", f"Rigid(friction={f(p['mu_ptfe'])})"),
+        ("Rigid(rho=1200.0, friction=0.7)", f"Rigid(rho=1200.0, friction={f(p['mu_rubber'])})"),
+        ("Rigid(rho=2200.0, friction=0.1)", f"Rigid(rho=2200.0, friction={f(p['mu_ptfe'])})"),
+        ("on_slope(-0.8, 0.2, 0.05)", f"on_slope({f(-p['start'])}, 0.2, 0.05)"),
+        ("on_slope(-0.8, -0.2, 0.05)", f"on_slope({f(-p['start'])}, -0.2, 0.05)"),
+    ]
+    return text, oracle
+
+
+def _stick_scene(p: Params) -> dict[str, Any]:
+    euler = [0.0, p["angle_deg"], 0.0]
+    x, _, z = on_slope(p, -p["start"], 0.05)
+    return {
+        "body1.pos": [0.0, 0.0, p["centre_height"]],
+        "body1.euler": euler,
+        "body1.material.friction": p["mu_ptfe"],
+        "body2.pos": [x, SIDE_Y, z],
+        "body2.euler": euler,
+        "body2.material.friction": p["mu_rubber"],
+        "body3.pos": [x, -SIDE_Y, z],
+        "body3.euler": euler,
+        "body3.material.friction": p["mu_ptfe"],
+    }
+
+
+def _stick_problems(p: Params) -> list[str]:
+    # Genesis takes the larger friction of a pair: the plank carries the PTFE's, the rubber block its own
+    tan = math.tan(math.radians(p["angle_deg"]))
+    problems = []
+    if p["mu_rubber"] < 1.25 * tan:
+        problems.append(f"mu_rubber {p['mu_rubber']} holds the block with less than 25% to spare over tan q")
+    if p["mu_ptfe"] >= tan:
+        problems.append(f"mu_ptfe {p['mu_ptfe']} >= tan q: the PTFE block would not slide")
+    return problems + _on_plank_problems({**p, "acceleration": p["acceleration"]}, 0.1)
+
+
 _ROLLING = {
     "angle_deg": Param(12.0, 22.0, 1),
     "mu": Param(0.5, 0.9, 2),
@@ -286,6 +393,22 @@ _ROLLING = {
 }
 
 FAMILIES: dict[str, Family] = {
+    # PTFE: a = g (sin q - mu cos q) >= 9.81 (sin 15 - 0.15 cos 15) = 1.12 m/s^2; rubber: mu >= 1.25 tan q
+    "incline_stick_slip": Family(
+        params={
+            "angle_deg": Param(15.0, 24.0, 1),
+            "mu_ptfe": Param(0.05, 0.15, 2),
+            "mu_rubber": Param(0.6, 0.9, 2),
+            "start": Param(0.6, 0.9, 2),
+        },
+        materials={},
+        edits=_stick_edits,
+        reference=_stick_reference,
+        checks=_stick_checks,
+        scene=_stick_scene,
+        settle_s=lambda p: T_TO,
+        problems=_stick_problems,
+    ),
     # a = g (sin q - mu cos q) >= 9.81 (sin 25 - 0.25 cos 25) = 1.92 m/s^2; the block covers at most 1.55 m by
     # 0.8 s, with at least 1.7 m of plank ahead of it.
     "incline_block_slide": Family(
