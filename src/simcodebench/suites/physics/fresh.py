@@ -27,6 +27,7 @@ from simcodebench.suites.physics import (
     fresh_contacts,
     fresh_drops,
     fresh_flight,
+    fresh_particles,
     fresh_rigid,
     fresh_slopes,
     fresh_tipping,
@@ -40,6 +41,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_flight.FAMILIES,
     **fresh_tipping.FAMILIES,
     **fresh_contacts.FAMILIES,
+    **fresh_particles.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]
