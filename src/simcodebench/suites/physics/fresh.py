@@ -28,6 +28,7 @@ from simcodebench.suites.physics import (
     fresh_drops,
     fresh_flight,
     fresh_particles,
+    fresh_pool,
     fresh_rigid,
     fresh_slopes,
     fresh_tipping,
@@ -42,6 +43,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_tipping.FAMILIES,
     **fresh_contacts.FAMILIES,
     **fresh_particles.FAMILIES,
+    **fresh_pool.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]
