@@ -27,6 +27,7 @@ from simcodebench.suites.physics import (
     fresh_contacts,
     fresh_drops,
     fresh_flight,
+    fresh_liquids,
     fresh_particles,
     fresh_pool,
     fresh_rigid,
@@ -44,6 +45,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_contacts.FAMILIES,
     **fresh_particles.FAMILIES,
     **fresh_pool.FAMILIES,
+    **fresh_liquids.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]
