@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 from fresh_support import write_case
 
+from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.core.cases import get_case
 from simcodebench.core.fresh import out_of_range
-from simcodebench.suites.physics import fresh, fresh_verify
+from simcodebench.suites.physics import fresh, fresh_verify, scorer
+from simcodebench.suites.physics.checks import CHECKS
 from simcodebench.suites.physics.scene_probe import probe
 
 
@@ -36,7 +38,7 @@ def _with_params(case: dict[str, Any], **changes: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("family", sorted(fresh.FAMILIES))
-def test_a_draw_is_seeded_in_range_new_and_kept(family: str, tmp_path: Path) -> None:
+def test_a_draw_is_seeded_in_range_new_kept_and_mutable(family: str, tmp_path: Path) -> None:
     published = get_case("physics", family)
     one, two, other = _draw(family), _draw(family), _draw(family, 12)
     assert one == two and one.params != other.params
@@ -50,8 +52,14 @@ def test_a_draw_is_seeded_in_range_new_and_kept(family: str, tmp_path: Path) -> 
     for name, args in one.case["hidden"].get("mutants", {}).items():  # the case's own mutants quote the fresh oracle
         if "old" in args:
             assert args["old"] in one.files["oracle.py"], name
-    check = fresh_verify.verify(_written(tmp_path, family, one.case, one.files), tmp_path)
+    case = _written(tmp_path, family, one.case, one.files)
+    check = fresh_verify.verify(case, tmp_path)
     assert check.ok, check.detail
+    # every check is known, and every mutant builds from the fresh oracle and changes it
+    assert all(spec["check"] in CHECKS for spec in case.hidden.scoring["checks"])
+    oracle = scorer.oracle_source(case)
+    for index, name in enumerate(mutant_names(case)):
+        assert build_mutant(case, index, None).source != oracle, name
 
 
 def test_the_probe_reads_the_published_scenes_as_their_texts_say() -> None:
