@@ -8,18 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from simcodebench.core.fresh_edits import Edits, Param, number
-from simcodebench.suites.physics.fresh_common import Family, G, Params, a_an, cm, f, fall_time
+from simcodebench.suites.physics.fresh_common import Family, G, Params, a_an, cm, density_key, f, fall_time
 
 WORLDS = {"the Moon": 1.62, "Mars": 3.71, "Titan": 1.35, "Europa": 1.31, "Ganymede": 1.43}
 """Surface gravity (m/s^2) of worlds a ball can be dropped on."""
 
 
 def _material(p: Params, *slots: str) -> Params:
-    out: Params = {}
-    for slot in slots:
-        key = "density" if slot == "material" else f"{slot}_density"
-        out.update({slot: p[slot], key: p[key]})
-    return out
+    return {key: p[key] for slot in slots for key in (slot, density_key(slot))}
 
 
 # --- a ball dropped on another world -------------------------------------------------------------------------
