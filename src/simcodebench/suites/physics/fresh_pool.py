@@ -138,9 +138,12 @@ def _problems(floats: bool) -> Any:
 _PARAMS = {"radius": Param(0.045, 0.07, 3), "water_depth": Param(0.12, 0.18, 2), "drop_height": Param(0.4, 0.5, 2)}
 
 FAMILIES: dict[str, Family] = {
+    # pine only (half as dense as water, as published): a fresh oak ball (0.7) rested at 0.098 m against
+    # Archimedes' 0.137 m in the acceptance run, inside the published 5 cm but still sinking or under-buoyed by SPH
+    # at 1 s (benchmarks/results/fresh-variants-physics.md)
     "ball_float": Family(
         params=dict(_PARAMS),
-        materials={"material": ("pine", "oak")},
+        materials={"material": ("pine",)},
         edits=_float_edits,
         reference=_reference,
         checks=_checks,
