@@ -60,8 +60,9 @@ class PhysicsSuite(SuitePlugin):
         scorer.prepare_run(case, run_dir)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New sizes, heights, angles, speeds, friction, layouts and materials of 34 scenes in ten families, their
-        checks computed from the draw (:mod:`.fresh`); the clay, snow, ball-on-jelly and domino scenes have none."""
+        """New sizes, heights, angles, speeds, friction, layouts and materials of 33 scenes in ten families, their
+        checks computed from the draw (:mod:`.fresh`); the clay, snow, ball-on-jelly, floating-ball and domino scenes
+        have none."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
