@@ -1,15 +1,20 @@
 """Parameter-level verification of a fresh physics scene (a Genesis run costs minutes of CPU here).
 
-The oracle's scene, read back from its source (the morph's size and position, the body's density and friction,
-the launch velocity), must be the drawn one; every check's expected value must equal its closed form recomputed
-from the reference parameters; and the motion must be over (landed, stopped) within :data:`SETTLE_SHARE` of the
-shortest video the suite's variants ask for (1 s for ``physics@smoke``), so that the final-state checks see it at
-rest.
+A written case is kept when, recomputed from its reference parameters alone (``hidden.reference.params``):
+
+- the closed-form values in those parameters (an acceleration, a range, masses, velocity bounds) equal their
+  closed forms from the drawn numbers in them;
+- every declared check equals the family's check from those parameters;
+- the oracle, run against a recording stand-in for Genesis (:mod:`.scene_probe`), builds the drawn scene (sizes,
+  positions, angles, densities, friction, launch velocity, gravity);
+- the draw can be run as stated (a block on a slope steeper than its friction angle, a body still on the plank
+  when the fit ends, a range longer than the landing check's step);
+- the motion the checks judge is over within :data:`SETTLE_SHARE` of the shortest video the suite's variants
+  ask for (1 s for ``physics@smoke``), so that the final-state checks see it at rest.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Any
 
@@ -18,77 +23,25 @@ import numpy as np
 from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshCheck, family_of
 from simcodebench.core.io import read_yaml
-from simcodebench.suites.physics.fresh import FAMILIES, Family, sliding_distance
+from simcodebench.suites.physics.fresh import FAMILIES
+from simcodebench.suites.physics.fresh_common import Family
+from simcodebench.suites.physics.scene_probe import probe
 
 SETTLE_SHARE = 0.8
 """The motion must be over within this share of the shortest video (the rest shows it at rest)."""
 
 
-def _literal(node: ast.expr) -> Any:
-    """A literal argument's value; None for an expression (``gs.gpu``, ``RES``)."""
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        return None
-
-
-def oracle_scene(source: str) -> dict[str, Any]:
-    """The scene an oracle builds, read from its source: the keyword arguments of its ``gs.morphs.Sphere`` or
-    ``Box`` (the body; not the plane), the body's density and friction (the ``Rigid`` with ``rho``), and the
-    velocity it is launched with (``set_dofs_velocity``), where it sets them."""
-    scene: dict[str, Any] = {}
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-            continue
-        name = node.func.attr
-        kwargs = {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg}
-        if name in ("Sphere", "Box"):
-            scene[name] = kwargs
-        elif name == "Rigid" and "rho" in kwargs:
-            scene["rho"] = kwargs["rho"]
-            scene["body_friction"] = kwargs.get("friction")
-        elif name == "Rigid" and "friction" in kwargs:
-            scene["floor_friction"] = kwargs["friction"]
-        elif name == "set_dofs_velocity":
-            scene["velocity"] = list(ast.literal_eval(node.args[0]))
-    if "floor_friction" in scene:  # the block and the floor share the drawn coefficient
-        scene["friction"] = scene.pop("floor_friction")
-        if scene.get("body_friction") != scene["friction"]:
-            scene["friction"] = None
-    scene.pop("body_friction", None)
-    return scene
-
-
-def _close(a: Any, b: Any) -> bool:
-    return bool(np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-9, atol=1e-12))
-
-
-def _body_size(body: dict[str, Any]) -> float:
-    """The height of a body's centre above the ground when it rests (a sphere's radius, a box's half height)."""
-    return float(body["radius"]) if body["kind"] == "sphere" else float(body["size"][2]) / 2.0
-
-
-def _check_values(case: Case, detail: dict[str, Any]) -> list[str]:
-    """The checks' expected values against their closed forms from ``hidden.reference.params``."""
-    params = case.hidden.reference["params"]
-    problems = []
-    for spec in case.hidden.scoring["checks"]:
-        body = spec.get("object")
-        if body is not None:
-            size = float(params["radius"]) if body["kind"] == "sphere" else float(params["side"])
-            drawn = _body_size(body) if body["kind"] == "sphere" else 2.0 * _body_size(body)
-            if not _close(drawn, size):
-                problems.append(f"{spec['check']}: its object's size is not the drawn {size}")
-        if spec["check"] == "resting_height" and not _close(spec["z"], _body_size(body)):
-            problems.append(f"resting_height: z = {spec['z']}, not the body's {_body_size(body)}")
-        if spec["check"] == "fall_acceleration" and not _close(spec["g"], params["g"]):
-            problems.append(f"fall_acceleration: g = {spec['g']}, not {params['g']}")
-        if spec["check"] == "sliding_distance":
-            expected = sliding_distance(float(params["v0"]), float(params["mu"]), float(params["g"]))
-            detail["sliding_distance"] = expected
-            if abs(spec["distance"] - expected) > 1e-3 * expected:
-                problems.append(f"sliding_distance: {spec['distance']}, not v0^2 / (2 mu g) = {expected:.4f}")
-    return problems
+def same(a: Any, b: Any) -> bool:
+    """Equal values: numbers (and nested lists of them) to 1e-9 relative, anything else exactly; mappings key by
+    key."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    numbers = (int, float, np.floating, np.integer)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
+        return bool(np.isclose(float(a), float(b), rtol=1e-9, atol=1e-12))
+    return a == b
 
 
 def shortest_video(case: Case) -> float:
@@ -109,25 +62,36 @@ def _family(case: Case) -> Family:
     return FAMILIES[published]
 
 
+def _scene_problems(family: Family, params: dict[str, Any], source: str, where: str) -> list[str]:
+    built = probe(source, where).flat()
+    problems = []
+    for key, value in family.scene(params).items():
+        if key not in built or not same(built[key], value):
+            problems.append(f"the oracle's {key} is {built.get(key)!r}, not the drawn {value!r}")
+    return problems
+
+
 def verify(case: Case, workdir: Path) -> FreshCheck:
     """Parameter-level verification of a fresh scene (module docstring); ``workdir`` is not needed."""
     family = _family(case)
     params = dict(case.hidden.reference["params"])
-    detail: dict[str, Any] = {}
-    problems = _check_values(case, detail)
-    source = (case.folder / case.hidden.oracle).read_text(encoding="utf-8")
-    built = oracle_scene(source)
-    expected = family.oracle_scene(params)  # the reference parameters name every drawn number
-    for key, value in expected.items():
-        got = built.get(key)
-        if isinstance(value, dict):
-            same = isinstance(got, dict) and all(k in got and _close(got[k], v) for k, v in value.items())
-        else:
-            same = got is not None and _close(got, value)
-        if not same:
-            problems.append(f"the oracle's {key} is {got!r}, not the drawn {value!r}")
+    problems = []
+    recomputed = family.reference(params)
+    for key, value in recomputed.items():
+        if not same(params.get(key), value):
+            problems.append(f"reference {key} = {params.get(key)!r}, its closed form gives {value!r}")
+    declared, expected = case.hidden.scoring["checks"], family.checks(params)
+    if len(declared) != len(expected):
+        problems.append(f"{len(declared)} checks declared, the family has {len(expected)}")
+    for got, want in zip(declared, expected, strict=False):
+        if not same(got, want):
+            problems.append(f"check {want['check']} is {got!r}, its closed form is {want!r}")
+    oracle = case.folder / case.hidden.oracle
+    problems += _scene_problems(family, params, oracle.read_text(encoding="utf-8"), str(oracle))
+    problems += family.problems(params)
     settle, video = family.settle_s(params), shortest_video(case)
-    detail.update(settle_s=settle, shortest_video_s=video, settle_share=SETTLE_SHARE)
+    detail: dict[str, Any] = {"settle_s": settle, "shortest_video_s": video, "settle_share": SETTLE_SHARE}
+    detail.update({k: v for k, v in recomputed.items() if isinstance(v, int | float | list)})
     if settle > SETTLE_SHARE * video:
         problems.append(f"the motion takes {settle:.2f} s, more than {SETTLE_SHARE:g} of the {video:g} s video")
     if problems:

@@ -60,13 +60,15 @@ class PhysicsSuite(SuitePlugin):
         scorer.prepare_run(case, run_dir)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New sizes, heights, speeds, friction and materials of the dropped-ball, sliding-block and dropped-cube
-        scenes, their checks computed from them (:mod:`.fresh`); the other scenes have none."""
+        """New sizes, heights, angles, speeds, friction, layouts and materials of 33 scenes in ten families, their
+        checks computed from the draw (:mod:`.fresh`); the clay, snow, ball-on-jelly, floating-ball and domino scenes
+        have none."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
-        """Parameter-level: the oracle builds the drawn scene, the checks are their closed forms, the motion
-        settles within the shortest video (:func:`.fresh_verify.verify`); no Genesis run."""
+        """Parameter-level: the oracle, run against a recording stand-in for Genesis, builds the drawn scene; the
+        checks are their closed forms; the draw can run as stated; the motion settles within the shortest video
+        (:func:`.fresh_verify.verify`); no Genesis run."""
         return fresh_verify.verify(case, workdir)
 
     def oracle_source(self, case: Case) -> str:
