@@ -75,7 +75,7 @@ def sliding_down(a, angle_deg=30.0, steps=80):
 
 
 def test_slope_acceleration_is_fitted_along_the_slope():
-    expected = G * (np.sin(np.radians(30)) - 0.2 * np.cos(np.radians(30)))  # 3.208 m/s^2
+    expected = G * (np.sin(np.radians(30)) - 0.2 * np.cos(np.radians(30)))  # 3.206 m/s^2
     state, down = sliding_down(expected)
     spec = {"check": "slope_acceleration", "object": BALL, "direction": down.tolist(), "acceleration": expected}
     result = run_checks(state, [spec])[0]
