@@ -266,10 +266,10 @@ FAMILIES: dict[str, Family] = {
     ),
     # Impulsive start at other Reynolds numbers (100 to 250: the boundary layer, 0.063 to 0.1 thick, spans 1.6 to
     # 2.5 of the oracle's radial cells at the wall, 1.7 at the published Re = 200, and 4.7 to 7.5 of the
-    # reference's) and final times up to the published one; v_inf stays 1, so the steps' convective limit (speeds up to 2.2 v_inf) holds, and
-    # the oracle's and the reference's steps follow their diffusion limit (8 nu / cell^2) by themselves. The
-    # reference (234 angles) against 312 angles: 1.2e-5 for the published draw (its study); the oracle's
-    # second-order error on 78 angles: 4.1e-3 published, hence its tolerance.
+    # reference's) and final times up to the published one. v_inf stays 1, so the steps' convective limit (speeds
+    # up to 2.2 v_inf) holds; the oracle's and the reference's steps follow their diffusion limit (8 nu / cell^2)
+    # by themselves. The reference (234 angles) against 312 angles: 1.2e-5 for the published draw (its study);
+    # the oracle's second-order error on 78 angles: 4.1e-3 published, hence its tolerance.
     "Flow_Past_Circular_Cylinder": Family(
         generator="cylinder_logpolar",
         params={"nu": Param(0.004, 0.01, 4), "t_end": Param(6.0, 10.0, 1)},
