@@ -87,6 +87,8 @@ ORACLE_CONSTANTS = {
     "Fully_Developed_Turbulent_Channel_Flow": lambda d: {"RE_TAU": d["re_tau"], "KAPPA": d["kappa"], "A": d["damping"]},
     # RE, M, K is one tuple assignment: checked below
     "Pipe_Flow_Disk_EVP": lambda d: {},
+    # NT stays the published least step count; the oracle's stability limit adds steps where nu needs them
+    "Flow_Past_Circular_Cylinder": lambda d: {"NU": d["nu"], "T_END": d["t_end"]},
 }
 
 # Lines of the oracle that carry drawn numbers outside module constants.
@@ -279,3 +281,55 @@ def test_a_box_draw_whose_oracle_steps_are_too_few_is_dropped(tmp_path: Path) ->
     check = fresh.verify(case, tmp_path / "unstable")
     assert not check.ok and check.detail["reason"].startswith("the oracle failed"), check.detail
     assert "unstable" in check.detail["reason"]
+
+
+def test_a_cylinder_draw_states_the_numbers_that_follow_from_it() -> None:
+    published = get_case("cfd-code", "Flow_Past_Circular_Cylinder")
+    draw = fresh.fresh_draw(published, np.random.default_rng(11))
+    assert draw is not None
+    nu, t_end = draw.params["nu"], draw.params["t_end"]
+    problem = draw.case["visible"]["problem"]
+    # Re = v_inf d / nu with v_inf = d = 1, the layer d / sqrt(Re), computed here by hand
+    reynolds = 1.0 / nu
+    assert 100 <= reynolds <= 250
+    assert rf"\nu = {number(nu)} \)" in problem
+    assert rf"\nu \approx {round(reynolds)} \)" in problem
+    assert rf"\approx {float(f'{reynolds**-0.5:.2g}')!r} \) thick" in problem
+    assert rf"t \in [0, {number(t_end)}] \)" in problem
+    for published_number in ("0.005", "= 200", "0.07", "10.05", "201 steps"):
+        assert published_number not in problem
+    assert r"\psi = v_\infty \cdot y + 20" in problem and r"v_\infty = 1 \)" in problem
+    assert "released_problem" not in draw.case["visible"]
+    oracle = draw.files["reference_solution.py"]
+    assert f"Re = 1 / {number(nu)}, to t = {number(t_end)}" in oracle
+
+
+def _cylinder_steps(nu: float, t_end: float, nt: float) -> tuple[float, float]:
+    """The cylinder oracle's time step and its SSP-RK3 limit (its grid: 38 log-polar radii on [0.5, 10], 78
+    angles; speeds up to 2.2 v_inf), recomputed here from the scheme's stability region."""
+    dxi, h = np.log(20.0) / 37, 2 * np.pi / 78
+    cell = 0.5 * min(dxi, h)
+    limit = 1.0 / (8 * nu / cell**2 / 2.51 + np.sqrt(2) * 2.2 / cell / 1.73)
+    steps = max(nt, math.ceil(t_end / (0.85 * limit)))
+    return t_end / steps, limit
+
+
+def test_the_cylinder_oracle_steps_stay_stable_at_every_corner() -> None:
+    for corner in _corners("Flow_Past_Circular_Cylinder"):
+        c = _corner_oracle("Flow_Past_Circular_Cylinder", corner)
+        assert c["V_INF"] == 1.0 and c["NTHETA"] == 78 and c["NR"] == 38
+        dt, limit = _cylinder_steps(c["NU"], c["T_END"], c["NT"])
+        assert dt <= 0.85 * limit * (1 + 1e-12), corner
+
+
+def test_a_cylinder_reference_too_coarse_to_agree_with_its_finer_level_is_dropped(tmp_path: Path) -> None:
+    # refine 1 (39 angles) against 3 (117): the coarse level is far from converged, so the draw is dropped
+    # before its oracle runs (a few seconds: the full levels, 6 and 8, take half a minute and run in benchmarks/)
+    draw = fresh.fresh_draw(get_case("cfd-code", "Flow_Past_Circular_Cylinder"), np.random.default_rng(11))
+    assert draw is not None
+    coarse = copy.deepcopy(draw.case)
+    coarse["hidden"]["reference"]["params"]["refine"] = 1
+    case = write_case(tmp_path, "cfd-code", "cylinder-coarse", coarse, draw.files)
+    check = fresh.verify(case, tmp_path / "coarse")
+    assert not check.ok and check.detail["reason"] == "the reference's refinement levels disagree", check.detail
+    assert check.detail["nmse_level0_vs_level2"] > fresh.FAMILIES["Flow_Past_Circular_Cylinder"].reference_tol

@@ -354,3 +354,30 @@ def pipe_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
         ("RE, M, K = 1.0e4, 1, 1.0", f"RE, M, K = {float(v['reynolds'])!r}, {m}, {float(v['k'])!r}"),
     ]
     return text, oracle
+
+
+def cylinder_derived(v: dict[str, str]) -> dict[str, str]:
+    """The numbers the cylinder's prompt derives from a drawn ``nu`` (v_inf = d = 1): Re = 1 / nu to the nearest
+    whole number, and the boundary layer's thickness d / sqrt(Re) to two significant digits."""
+    reynolds = 1.0 / float(v["nu"])
+    return {"re": f"{reynolds:.0f}", "layer": f"{1.0 / np.sqrt(reynolds):.2g}"}
+
+
+def cylinder_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
+    derived = cylinder_derived(v)
+    text = [
+        (r"\nu = 0.005 \)", rf"\nu = {v['nu']} \)"),
+        (r"v_\infty d / \nu = 200 \)", rf"v_\infty d / \nu \approx {derived['re']} \)"),
+        (r"\approx 0.07 \) thick", rf"\approx {derived['layer']} \) thick"),
+        (
+            r"t \in [0, 10.05] \) (added: the released problem gives no final time; 10.05 is the released script's "
+            "201 steps of 0.05)",
+            rf"t \in [0, {v['t_end']}] \)",
+        ),
+    ]
+    oracle = [
+        ("Re = 200, to t = 10.05 from rest", f"Re = 1 / {v['nu']}, to t = {v['t_end']} from rest"),
+        ("NU = 0.005\n", f"NU = {v['nu']}\n"),
+        ("T_END = 10.05\n", f"T_END = {v['t_end']}\n"),
+    ]
+    return text, oracle
