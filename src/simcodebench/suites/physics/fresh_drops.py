@@ -9,6 +9,7 @@ from typing import Any
 
 from simcodebench.core.fresh_edits import Edits, Param, number
 from simcodebench.suites.physics.fresh_common import Family, G, Params, a_an, cm, density_key, f, fall_time
+from simcodebench.suites.physics.fresh_rigid import ball_fall_checks
 
 WORLDS = {"the Moon": 1.62, "Mars": 3.71, "Titan": 1.35, "Europa": 1.31, "Ganymede": 1.43}
 """Surface gravity (m/s^2) of worlds a ball can be dropped on."""
@@ -56,17 +57,6 @@ def _world_edits(p: Params) -> tuple[Edits, Edits]:
         ("Rigid(rho=1100.0, friction=0.8)", f"Rigid(rho={f(p['density'])}, friction=0.8)"),
     ]
     return text, oracle
-
-
-def _world_checks(p: Params) -> list[dict[str, Any]]:
-    body = {"kind": "sphere", "radius": p["radius"]}
-    return [
-        {"check": "no_nan"},
-        {"check": "fall_acceleration", "object": body, "g": p["g"], "rtol": 0.05},
-        {"check": "no_penetration", "object": body, "atol": 0.02},
-        {"check": "resting_height", "object": body, "z": p["radius"], "atol": 0.02},
-        {"check": "energy_not_growing", "object": body},
-    ]
 
 
 # --- an upright cylinder dropped onto its base ---------------------------------------------------------------
@@ -224,7 +214,7 @@ FAMILIES: dict[str, Family] = {
         choices={"world": ("g", WORLDS)},
         edits=_world_edits,
         reference=_world_reference,
-        checks=_world_checks,
+        checks=ball_fall_checks,
         scene=lambda p: {
             "SimOptions.gravity": [0.0, 0.0, -p["g"]],
             "body1.radius": p["radius"],

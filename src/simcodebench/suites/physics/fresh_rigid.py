@@ -44,7 +44,8 @@ def _ball_edits(d: Params) -> tuple[Edits, Edits]:
     return text, oracle
 
 
-def _ball_checks(p: Params) -> list[dict[str, Any]]:
+def ball_fall_checks(p: Params) -> list[dict[str, Any]]:
+    """The checks of a ball (radius ``p["radius"]``) dropped under gravity ``p["g"]`` that comes to rest."""
     body = {"kind": "sphere", "radius": p["radius"]}
     return [
         {"check": "no_nan"},
@@ -166,7 +167,7 @@ FAMILIES: dict[str, Family] = {
         materials={"material": ("steel", "aluminium", "granite", "oak")},
         edits=_ball_edits,
         reference=lambda p: {"g": G, "radius": p["radius"], "drop_height": p["drop_height"], **_material(p)},
-        checks=_ball_checks,
+        checks=ball_fall_checks,
         scene=lambda p: {
             "body1.morph": "Sphere",
             "body1.radius": p["radius"],
