@@ -116,16 +116,31 @@ def _twin_source(spec: Family, family: Case) -> str:
     return (Path(__file__).with_name("twins") / str(spec.twin)).read_text(encoding="utf-8")
 
 
+SCREEN_TRIES = 50
+"""Draws of a screened family's values before the generation gives up (a screen that rejects that often is a
+generator bug: its ranges do not describe the regime)."""
+
+
+def _admissible_values(spec: Family, rng: np.random.Generator, key: str) -> dict[str, float]:
+    """Drawn values that pass the family's screen (the first draw for a family without one)."""
+    for _ in range(SCREEN_TRIES):
+        values = {name: _draw(p, rng) for name, p in spec.parameters.items()}
+        if spec.screen is None or (reason := spec.screen(values)) is None:
+            return values
+    raise ValueError(f"{key}: {SCREEN_TRIES} draws in a row fell outside the family's regime (last: {reason})")
+
+
 def fresh_case(family: Case, rng: np.random.Generator) -> FreshDraw | None:
     """A new instance of a family of :data:`.fresh_families.FAMILIES`; None for the other fea cases."""
     spec = FAMILIES.get(family.id)
     if spec is None:
         return None
-    values = {name: _draw(p, rng) for name, p in spec.parameters.items()}
+    values = _admissible_values(spec, rng, family.key)
     phrases = _phrases(spec, values)
     data = copy.deepcopy(read_yaml(family.folder / "case.yaml"))
     used: set[str] = set()
     data["visible"] = _substitute(data["visible"], phrases, used)
+    data["title"] = _substitute(data["title"], phrases, set())
     missing = sorted({old for old, _ in phrases} - used)
     if missing:
         raise ValueError(f"{family.key}: the published text does not state {missing}")

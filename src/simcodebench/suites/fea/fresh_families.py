@@ -17,6 +17,8 @@ from typing import Any
 
 from scipy.optimize import brentq
 
+from simcodebench.suites.fea import fresh_lorenz
+
 STEFAN_BOLTZMANN = 5.670374419e-8
 MU0 = 1.25663706212e-6
 C0 = 299792458.0
@@ -64,7 +66,8 @@ class Family:
     of :mod:`.twins`, or :data:`ALTERNATIVE`). ``derived``: constants of ``reference.py`` that follow from the
     drawn SI values (a probe point on a drawn edge, a coefficient built from two parameters);
     ``twin_derived``: the same for the twin (default ``derived``); ``phrases``: published phrases restated from
-    the drawn values in text units (a hint of the answer's size, a value the text derives)."""
+    the drawn values in text units (a hint of the answer's size, a value the text derives); ``screen``: why drawn
+    values (text units) fall outside the regime the text describes, or None (such values are drawn again)."""
 
     parameters: dict[str, Parameter]
     closed_form: Callable[[dict[str, float]], float] | None = None
@@ -72,6 +75,7 @@ class Family:
     derived: Callable[[dict[str, float]], dict[str, Any]] = _none
     twin_derived: Callable[[dict[str, float]], dict[str, Any]] | None = None
     phrases: Callable[[dict[str, float]], list[tuple[str, str]]] = _no_phrases
+    screen: Callable[[dict[str, float]], str | None] | None = None
 
 
 def _torque(p: dict[str, float]) -> float:
@@ -291,15 +295,23 @@ FAMILIES: dict[str, Family] = {
         derived=_dot_constants,
         phrases=_dot_phrases,
     ),
+    "comsol_16635": Family(
+        {
+            "sigma": Parameter(10, 9, 11, ("a = {}",), "SIGMA"),
+            "beta": Parameter(8 / 3, 2.4, 2.9, ("b = {}",), "BETA", shown="8/3"),
+            "rho": Parameter(28, 27, 32, ("c = {}",), "RHO"),  # above the Hopf point sigma (sigma + b + 3) / (sigma - b - 1) <= 26.3
+            "perturbation": Parameter(1e-11, 5e-12, 5e-11, ("{}",), "PERTURBATION", shown="1e-11"),
+            "t_end": Parameter(15, 12, 18, ("t = {}", "to {} from", "({})"), "T_EVAL"),
+        },
+        twin=ALTERNATIVE,
+        phrases=fresh_lorenz.phrases,
+        screen=fresh_lorenz.screen,
+    ),
 }
 """The families with a generator, by published case id."""
 FIXED_IN_SOURCE = {"example_torsion": {"shear_modulus": 80e9}}
 """Quantities a family keeps at the published value, in SI units, that its closed form needs."""
 NO_GENERATOR = {
-    "comsol_16635": "the Lorenz system is chaotic: the prompt's growth rate exp(0.9 t), its separation 'of order "
-    "1e-5' at t = 15 and its horizon t ~ 25 belong to the classical coefficients and start; new coefficients or a "
-    "new start would need those statements measured anew, and a new perturbation size alone only rescales the "
-    "answer",
     "comsol_1863": "not built yet: the 3-D coax-to-waveguide adapter has no closed form; its second solution could "
     "be the independent check, but a draw would cost 3-4 minutes of CPU and the two solvers' agreement (0.66% of "
     "the 1.21% band on the published numbers) is not yet shown over drawn ranges",
