@@ -5,9 +5,11 @@ family checked against its second solution keeps a draw they agree on and drops 
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simcodebench.core.cases import Case, load_suite_cases
@@ -135,3 +137,54 @@ def test_a_draw_is_kept_only_when_its_second_solution_agrees(agrees, tmp_path: P
     assert check["rule"].startswith("the finest scikit-fem level and the second solution agree")
     assert check["gap"] <= check["tolerance"] == 0.01
     assert check["twin"] == pytest.approx(check["levels"][-1], rel=1e-6)  # both converged far below the band
+
+
+LORENZ = {"sigma": 10.0, "beta": 8 / 3, "rho": 28.0, "perturbation": 1e-11, "t_end": 15.0}
+"""The published Lorenz case's values (text units)."""
+
+
+def test_the_lorenz_statements_of_the_published_system_come_back():
+    """The largest Lyapunov exponent of the classical system (0.9056, Sprott, 'Chaos and Time-Series Analysis',
+    2003), and the published text's growth rate, horizon and order of the answer, from the family's functions."""
+    from simcodebench.suites.fea import fresh_lorenz
+
+    assert fresh_lorenz.lyapunov_exponent(10.0, 8 / 3, 28.0) == pytest.approx(0.9056, rel=0.02)
+    restated = dict(fresh_lorenz.phrases(LORENZ))
+    assert restated["exp(0.9 t)"] == "exp(0.9 t)"
+    assert restated["by t of about 25"] == "by t of about 25"
+    assert restated["(of order 1e-5)"] == "(of order 1e-5)"
+    assert fresh_lorenz.screen(LORENZ) is None
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"perturbation": 1e-6, "t_end": 18.0}, "past the linear regime"),
+        ({"perturbation": 1e-14}, "rounding start \\+ perturbation moves the answer"),
+        ({"sigma": 9.75, "beta": 2.45, "rho": 30.3, "perturbation": 4.69e-11, "t_end": 13.2}, "is under 0.2 of"),
+    ],
+)
+def test_the_lorenz_screen_names_what_a_draw_would_not_measure(change, reason):
+    """A separation of 1e-6 grown for 18 time units is about 1 (nonlinear); a perturbation of 1e-14 is a few
+    units in the last place of 35.1, so adding it to the start changes it by tens of percent; at t = 13.2 the
+    third draw's separation points almost across u (|d_u| / |d| = 0.03, found by drawing)."""
+    from simcodebench.suites.fea import fresh_lorenz
+
+    assert re.search(reason, fresh_lorenz.screen(LORENZ | change) or "")
+
+
+def test_a_lorenz_draw_restates_its_system(published):
+    """The fresh text's horizon is the drawn time plus the time the separation takes to grow to 1 at the drawn
+    system's exponent, and the order is the answer's (the functions themselves are checked on the published
+    system above)."""
+    from simcodebench.suites.fea import fresh_lorenz
+
+    draw = fresh.fresh_case(published["comsol_16635"], draw_rng(11, 0))
+    v = draw.params
+    problem = draw.case["visible"]["problem"]
+    assert f"t = {number(v['t_end'])}" in draw.case["title"] and "(a chaotic regime)" in problem
+    rate = fresh_lorenz.lyapunov_exponent(v["sigma"], v["beta"], v["rho"])
+    d = fresh_lorenz.separation(v["sigma"], v["beta"], v["rho"], v["perturbation"], v["t_end"])
+    end = v["t_end"] + math.log(1 / float(np.linalg.norm(d))) / rate
+    assert f"exp({rate:.1f} t)" in problem and f"by t of about {5 * round(end / 5)}" in problem
+    assert f"(of order 1e{round(math.log10(abs(d[0])))})" in problem

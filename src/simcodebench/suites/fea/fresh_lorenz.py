@@ -28,7 +28,8 @@ START = np.array([-10.0, -4.45, 35.1])
 CHUNK = 5.0
 """Time between renormalisations of the tangent vector in Benettin's method."""
 LYAPUNOV_SPAN = (20.0, 320.0)
-"""Transient skipped and end of the averaging window of the Lyapunov exponent."""
+"""Transient skipped and end of the averaging window of the Lyapunov exponent (integrated at rtol 1e-6: 0.9051
+for the classical system, 0.9067 at 1e-8, 0.9056 published; the text states it to one decimal)."""
 ATTRACTOR_SCALE = 1.0
 """The separation at which the text's horizon ("no integration can predict it any more") is placed: the
 published case's solvers part by more than 1 % between t = 17 and 26 (cases/fea/comsol_16635/README.md), and
@@ -75,7 +76,7 @@ def lyapunov_exponent(sigma: float, beta: float, rho: float) -> float:
     z = np.concatenate([START, np.ones(3) / math.sqrt(3.0)])
     total, t = 0.0, 0.0
     while t < end - 1e-9:
-        z = tangent_at((sigma, beta, rho), z[:3], z[3:], CHUNK, rtol=1e-8)
+        z = tangent_at((sigma, beta, rho), z[:3], z[3:], CHUNK, rtol=1e-6)
         t += CHUNK
         norm = float(np.linalg.norm(z[3:]))
         if t > skip:
