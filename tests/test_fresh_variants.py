@@ -153,8 +153,8 @@ def test_a_failed_generation_leaves_nothing_that_looks_finished(tmp_path, monkey
             "no generator: a new multiple-choice question needs an author",
         ),
         (
-            ["generate", "fea", "--count", "1", "--seed", "1", "--cases", "comsol_16635"],
-            "has no generator for comsol_16635: comsol_16635 and comsol_1863 have none",
+            ["generate", "re4", "--count", "1", "--seed", "1", "--cases", "keyhole"],
+            "has no generator for keyhole: keyhole has none: the answer is Ke",
         ),
     ],
 )

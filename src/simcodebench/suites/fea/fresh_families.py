@@ -299,7 +299,8 @@ FAMILIES: dict[str, Family] = {
         {
             "sigma": Parameter(10, 9, 11, ("a = {}",), "SIGMA"),
             "beta": Parameter(8 / 3, 2.4, 2.9, ("b = {}",), "BETA", shown="8/3"),
-            "rho": Parameter(28, 27, 32, ("c = {}",), "RHO"),  # above the Hopf point sigma (sigma + b + 3) / (sigma - b - 1) <= 26.3
+            # c above the Hopf point a (a + b + 3) / (a - b - 1), at most 26.3 over these a and b
+            "rho": Parameter(28, 27, 32, ("c = {}",), "RHO"),
             "perturbation": Parameter(1e-11, 5e-12, 5e-11, ("{}",), "PERTURBATION", shown="1e-11"),
             "t_end": Parameter(15, 12, 18, ("t = {}", "to {} from", "({})"), "T_EVAL"),
         },
