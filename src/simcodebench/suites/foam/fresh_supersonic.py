@@ -68,7 +68,9 @@ STEP = {"step_height": Param(0.1, 0.3, 2), "inlet_speed": Param(2.5, 3.2, 2), "i
 PUBLISHED_STEP_MESH = (
     "a step of height 0.2 m starting at x = 0.6 m) with its three blocks coarsened to 12 x 4, 12 x 16 and 48 x 16"
 )
-STEP_MESH_TEXT = "a step of height {h} m starting at x = 0.6 m) with its three blocks of 12 x {low}, 12 x {high} and 48 x {high}"
+STEP_MESH_TEXT = (
+    "a step of height {h} m starting at x = 0.6 m) with its three blocks of 12 x {low}, 12 x {high} and 48 x {high}"
+)
 """The published step's geometry in its problem text, and the drawn one's (the ``blockMeshDict`` it states)."""
 
 
