@@ -1,10 +1,14 @@
-"""Fresh dam-break cases (interFoam): a new water column and water viscosity.
+"""Fresh dam-break cases (interFoam): a new water column, water viscosity and obstacle.
 
 A draw takes the column's width in [0.1, 0.2] m and height in [0.2, 0.3] m (the published columns are 0.1461 or
-0.2 wide and 0.2 to 0.3 high; the column stays left of the obstacle at x = 0.292 m and well below the tank's
-0.584 m lid) and the water's viscosity nu = 10^e, e in [-6, -5] (the published 1e-06 and 1e-05), and writes them
-into the problem text, the title, the oracle's ``setFieldsDict`` (the box filled with water) and
-``transportProperties`` (the water phase). The mutants quote none of them (the atmosphere's pressure, the time
+0.2 wide and 0.2 to 0.3 high; well below the tank's 0.584 m lid), the water's viscosity nu = 10^e, e in [-6, -5]
+(the published 1e-06 and 1e-05), and the obstacle on the tank's floor: its left side at x in [0.25, 0.35] m, its
+width in [0.016, 0.036] m and its height in [0.032, 0.064] m (the tutorial's: 0.292, 0.024 and 0.048 m), so the
+column always stands left of it. It writes them into the problem text, the title, the oracle's ``setFieldsDict``
+(the box filled with water), ``transportProperties`` (the water phase) and ``blockMeshDict``: the tutorial's five
+blocks around the obstacle (vertices written as metres / the dictionary's scale 0.146, to 5 decimals, as the
+tutorial writes them), each with about the tutorial's cell size in that block, and the problem text states the
+obstacle's span and each block's cells. The mutants quote none of them (the atmosphere's pressure, the time
 step, the patch and the solver).
 
 Check, on OpenFOAM's run of the fresh oracle: interFoam conserves the water, so the volume of water at the end

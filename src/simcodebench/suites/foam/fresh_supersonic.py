@@ -1,15 +1,18 @@
-"""Fresh supersonic foam cases (rhoCentralFoam): a new inflow Mach number, checked against shock theory.
+"""Fresh supersonic foam cases (rhoCentralFoam): a new inflow Mach number and geometry, checked against shock theory.
 
 The cases' gas is normalised (speed of sound 1 m/s at 1 K, gamma 1.4), so the inflow Mach number is
 U / sqrt(T). Each draw is written into the problem text and title, the oracle's ``0/U`` and ``0/T`` (every
 place the inlet state stands: the inlet, the initial field, an inletOutlet's inlet value) and the ``wrong-inlet``
 mutant where it quotes the speed (1.6 times the new one, as the published mutants).
 
-- wedge-1 ... -3 (15 degrees): the inlet speed in [4, 6] m/s at T = 1 K (the published Mach 4 to 6; from Mach 4
-  up the ramp's shock leaves through the outlet before reaching the top, so nothing reflects). Check: the shock
-  angle fitted to the run (the pressure's mid-level crossing in each column over the ramp, x in [0.05, 0.28] m)
-  is the weak solution of the theta-beta-M relation within 2.5 degrees, and the mean pressure between the
-  ramp and the shock is the Rankine-Hugoniot jump within 10%.
+- wedge-1 ... -3: the wedge's angle in [10, 20] degrees (the published 15) and the inlet speed in [4, 6] m/s at
+  T = 1 K (the published Mach 4 to 6). The domain follows the angle (:mod:`.supersonic_geometry`): the shock
+  stays attached (the angle lies far below the detachment angle, 38.8 degrees at Mach 4) and leaves through the
+  outlet below the top, which stands 5% above the steepest shock of the range (Mach 4's); the cells keep the
+  tutorial's size. The ``blockMeshDict``'s vertices and cells and the problem text's geometry change together.
+  Check: the shock angle fitted to the run (the pressure's mid-level crossing in each column over the ramp, x in
+  [0.05, 0.28] m) is the weak solution of the theta-beta-M relation for the mesh's ramp angle within 2.5
+  degrees, and the mean pressure between the ramp and the shock is the Rankine-Hugoniot jump within 10%.
 - obliqueShock-1 ... -3: the inlet speed in [2.5, 3.5] m/s at the family's inlet temperature and the flow's
   turn theta in [8, 13] degrees (the tutorial's Mach 2.9 and 10.94 degrees); the shock angle beta follows
   from the theta-beta-M relation, and the top boundary's velocity and temperature are the state behind that
@@ -17,10 +20,14 @@ mutant where it quotes the speed (1.6 times the new one, as the published mutant
   meets the bottom within the domain and reflects regularly (the turn stays below the largest one the
   reflected shock can give). Check: the shock angle fitted to the run's upper half (the mid-level crossing in
   each row, y >= 0.5 m) within 2.5 degrees of beta, and the pressure behind it within 10% of the jump.
-- forwardStep-1 ... -3: the inlet speed in [2.5, 3.2] m/s and temperature in [0.9, 1.2] K (the published 2.5 to
+- forwardStep-1 ... -3: the step's height in [0.1, 0.3] m (the published 0.2; the cells in y keep the
+  tutorial's 0.05 m), the inlet speed in [2.5, 3.2] m/s and temperature in [0.9, 1.2] K (the published 2.5 to
   3 m/s and 1 to 1.2 K; Mach 2.3 to 3.4). Check: the flow stagnates on the step's face (the largest pressure
-  of the domain lies just upstream of it, x in (0.5, 0.6) m, below the step's top) at Rayleigh's pitot
-  pressure, the stagnation pressure behind a normal shock, within 10%.
+  ahead of the step lies just upstream of it, x in (0.5, 0.6) m, below the step's top; behind it the bow shock's
+  reflection off the top may be higher for a tall step) at Rayleigh's pitot pressure, the stagnation pressure
+  behind a normal shock, within 10%; and the bow shock stands inside the domain: along the bottom row the
+  pressure rises through the normal shock's mid-level between the inlet and the step, and the inlet's cell
+  keeps the inflow's pressure within 2% (its standoff from the face is reported).
 """
 
 from __future__ import annotations
