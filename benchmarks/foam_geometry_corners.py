@@ -3,7 +3,8 @@
 For the wedge (angle x Mach number), the forward step (height x Mach number) and the dam break (obstacle and
 water column), each corner of the ranges is written as a fresh case by the family's own case builder, run
 with OpenFOAM as the generator's verification runs it (``fresh.verify``) and judged by the family's physical
-check. Prints one markdown table row per corner (measured against predicted) and exits non-zero when one fails.
+check; so is each published case of the family, whose geometry the same checks now read from its mesh. Prints
+one markdown table row per run (measured against predicted) and exits non-zero when one fails.
 
 Usage: python benchmarks/foam_geometry_corners.py [--families wedge,forwardStep,damBreak] [--work DIR]
 """
@@ -80,18 +81,18 @@ def main() -> int:
     parser.add_argument("--work", help="scratch folder (default: a temporary one)")
     args = parser.parse_args()
     root = Path(args.work or tempfile.mkdtemp(prefix="foam-corners-"))
-    failed, index = 0, 0
+    failed = 0
     print("| family | corner | kept | measured (check detail) | seconds |\n|---|---|---|---|---|")
     for name in args.families.split(","):
         published, build, corners = CORNERS[name]
         family = get_case("foam", published)
-        for corner in corners:
-            case = _write(root, family, index, build(family, corner))
-            index += 1
+        runs = [(str(corner), _write(root, family, i, build(family, corner))) for i, corner in enumerate(corners)]
+        runs += [(f"published {n}", get_case("foam", f"{name}-{n}")) for n in (1, 2, 3)]
+        for corner, case in runs:
             started = time.perf_counter()
             check = fresh.verify(case, root)
             seconds = time.perf_counter() - started
-            shown = {k: round(v, 4) for k, v in check.detail.items() if k in SHOWN and isinstance(v, float)}
+            shown = {k: float(f"{v:.6g}") for k, v in check.detail.items() if k in SHOWN and isinstance(v, float)}
             reason = check.detail.get("reason", "")
             print(f"| {name} | {corner} | {'yes' if check.ok else 'NO'} | {shown} {reason} | {seconds:.1f} |")
             failed += not check.ok
