@@ -169,7 +169,10 @@ PERTURBED = {  # each family's fields moved the way a wrong physics would move t
     ),
     "wedge-1": (lambda f: {**f, "p": 1.0 + 1.3 * (f["p"] - 1.0)},),  # a stronger shock
     "obliqueShock-3": (lambda f: {**f, "p": 1.0 + 0.7 * (f["p"] - 1.0)},),  # a weaker shock
-    "forwardStep-3": (lambda f: {**f, "p": 1.2 * f["p"]},),  # above the pitot pressure
+    "forwardStep-3": (
+        lambda f: {**f, "p": 1.2 * f["p"]},  # above the pitot pressure
+        lambda f: {**f, "p": np.where(np.arange(len(f["p"])) == 0, 1.5, 1.0) * f["p"]},  # the bow shock at the inlet
+    ),  # (blockMesh numbers the inlet's bottom cell 0)
     "damBreak-2": (lambda f: {**f, "alpha.water": 0.98 * f["alpha.water"]},),  # 2% of the water lost
 }
 
@@ -196,6 +199,14 @@ def test_each_family_check_keeps_the_run_and_refuses_wrong_physics(case_id: str,
     for perturb in PERTURBED[case_id]:
         detail, problems = check(case, replace(run, fields=perturb(fields)))
         assert problems, detail
+
+
+def test_the_wedge_check_follows_the_drawn_angle(fresh_runs) -> None:
+    case, run = fresh_runs["wedge-1"]
+    published = get_case("foam", "wedge-1")  # 15 degrees; the draw's wedge is 11.3
+    assert abs(_draw("wedge-1").params["wedge_deg"] - 15.0) > 3.0
+    detail, problems = fresh.FAMILIES["wedge-1"].check(published, run)
+    assert any("shock angle" in problem or "pressure jump" in problem for problem in problems), detail
 
 
 def test_a_fresh_run_is_kept_and_a_blown_up_one_dropped(tmp_path: Path, fresh_runs, monkeypatch) -> None:

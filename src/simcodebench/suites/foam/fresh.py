@@ -4,9 +4,10 @@ Every family of the suite has one (:data:`FAMILIES`, by published case):
 
 - cavity, pitzDaily, cylinder: a new driving speed and viscosity; squareBend: a new mass flow
   (:mod:`.fresh_inflow`);
-- wedge, obliqueShock, forwardStep: a new inflow Mach number (and turn, temperature), checked against shock
-  theory (:mod:`.fresh_supersonic`);
-- damBreak: a new water column and water viscosity (:mod:`.fresh_dambreak`).
+- wedge, obliqueShock, forwardStep: a new inflow Mach number (and turn, temperature) and, for the wedge and the
+  step, a new wedge angle or step height with the mesh to match, checked against shock theory
+  (:mod:`.fresh_supersonic`, :mod:`.supersonic_geometry`);
+- damBreak: a new water column, water viscosity and obstacle (:mod:`.fresh_dambreak`).
 
 Verification (:func:`verify`): the reference is OpenFOAM's own run of the fresh oracle (as the suite's reference
 generator runs it); it must run to the end time with finite fields, then pass its family's physical check.
