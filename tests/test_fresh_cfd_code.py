@@ -89,7 +89,21 @@ ORACLE_CONSTANTS = {
     "Pipe_Flow_Disk_EVP": lambda d: {},
     # NT stays the published least step count; the oracle's stability limit adds steps where nu needs them
     "Flow_Past_Circular_Cylinder": lambda d: {"NU": d["nu"], "T_END": d["t_end"]},
+    # the unit cavity's steps keep the published nu dt / h^2 (1000 steps for nu t = 0.05); [0, 2]^2 adds its own
+    "Lid_Driven_Cavity": lambda d: {
+        "NU": d["nu"],
+        "LID": d["lid"],
+        "T_END": d["t_end"],
+        "NT": max(1000, math.ceil(d["nu"] * d["t_end"] / 0.05 * 1000 - 1e-9)),
+    },
+    "2D_Navier_Stokes_Cavity": lambda d: {"NU": d["nu"], "LID": d["lid"], "T_END": d["t_end"]},
 }
+
+# The cavity oracles' lid: Thom's wall vorticity and the lid's velocity take the drawn speed.
+CAVITY_LID_LINES = [
+    "w[-1, :] = -2 * s[-2, :] / h**2 - 2 * LID / h\n",
+    "u[0, :], u[:, 0], u[:, -1], u[-1, :] = 0, 0, 0, LID\n",
+]
 
 # Lines of the oracle that carry drawn numbers outside module constants.
 ORACLE_LINES = {
@@ -105,6 +119,8 @@ ORACLE_LINES = {
         f"p = np.where(x < 0, {d['p_l']:g}, {d['p_r']:g})\n",
     ],
     "Pipe_Flow_Disk_EVP": lambda d: [f"RE, M, K = {d['reynolds']}, {int(d['m'])}, {d['k']}\n"],
+    "Lid_Driven_Cavity": lambda d: CAVITY_LID_LINES,
+    "2D_Navier_Stokes_Cavity": lambda d: CAVITY_LID_LINES,
 }
 
 

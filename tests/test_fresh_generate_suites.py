@@ -20,7 +20,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize(
     ("suite", "families", "count"),
     [
-        ("cfd-code", ["2D_Navier_Stokes_Cavity", "1D_Diffusion", "2D_Diffusion"], 2),
+        ("cfd-code", ["2D_Rayleigh_Benard_Convection", "1D_Diffusion", "2D_Diffusion"], 2),
         ("re4", ["keyhole", "hilbert"], 1),
         ("physics@smoke", None, 3),
     ],

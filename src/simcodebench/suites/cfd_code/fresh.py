@@ -5,7 +5,8 @@ the reference against two finer levels (a series' or an image sum's truncation d
 start and tolerance tightened, a spectral run's modes and steps doubled, more collocation nodes) or against an
 independent solution of the same discrete problem (Poisson: sine transforms); they must agree with each other
 and with the reference to :data:`REFERENCE_TOL` (NMSE; a closed-form reference has no truncation), or, for a
-second-order grid solver (the cylinder), to its family's looser tolerance against one finer level. Then the
+second-order grid solver, to its family's looser tolerance (the cylinder against one finer level; the cavities
+against grids 4 and 8 times finer, time-stepped implicitly, the pressure compared as scored). Then the
 oracle runs once at its own resolution and must score within its family's tolerance (:data:`ORACLE_TOL`, or a
 larger one for first-order schemes on moving discontinuities), well inside its wall limit.
 """
