@@ -4,8 +4,9 @@ Verification (:func:`verify`): the family's regime check first (a wave that woul
 the reference against two finer levels (a series' or an image sum's truncation doubled and quadrupled, an ODE's
 start and tolerance tightened, a spectral run's modes and steps doubled, more collocation nodes) or against an
 independent solution of the same discrete problem (Poisson: sine transforms); they must agree with each other
-and with the reference to :data:`REFERENCE_TOL` (NMSE; a closed-form reference has no truncation), or, for a
-second-order grid solver (the cylinder), to its family's looser tolerance against one finer level. Then the
+and with the reference to :data:`REFERENCE_TOL` (NMSE; a closed-form reference has no truncation), or to its
+family's looser tolerance: a second-order grid solver against one finer level (the cylinder) or two (the 2-D
+viscous Burgers box, refine 12 and 16), the shear flow's spectral run against two finer grids. Then the
 oracle runs once at its own resolution and must score within its family's tolerance (:data:`ORACLE_TOL`, or a
 larger one for first-order schemes on moving discontinuities), well inside its wall limit.
 """
