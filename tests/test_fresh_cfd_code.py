@@ -97,6 +97,24 @@ ORACLE_CONSTANTS = {
         "NT": max(1000, math.ceil(d["nu"] * d["t_end"] / 0.05 * 1000 - 1e-9)),
     },
     "2D_Navier_Stokes_Cavity": lambda d: {"NU": d["nu"], "LID": d["lid"], "T_END": d["t_end"]},
+    # the box's upper sides are its lower sides plus the drawn widths (one decimal)
+    "2D_Burgers_Equation": lambda d: {
+        "NU": d["nu"],
+        "T_END": d["t_end"],
+        "HEIGHT": d["height"],
+        "X0": d["x0"],
+        "X1": round(d["x0"] + d["wx"], 1),
+        "Y0": d["y0"],
+        "Y1": round(d["y0"] + d["wy"], 1),
+    },
+    # the published RE, SC, T_END, CFL is one tuple assignment; the fresh oracle writes one constant a line
+    "2D_Shear_Flow_With_Tracer": lambda d: {
+        "RE": d["reynolds"],
+        "SC": d["schmidt"],
+        "T_END": d["t_end"],
+        "CFL": 1.0,
+        "KICK": d["kick"],
+    },
 }
 
 # The cavity oracles' lid: Thom's wall vorticity and the lid's velocity take the drawn speed.

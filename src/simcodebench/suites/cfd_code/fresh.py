@@ -7,6 +7,9 @@ independent solution of the same discrete problem (Poisson: sine transforms); th
 and with the reference to :data:`REFERENCE_TOL` (NMSE; a closed-form reference has no truncation), or, for a
 second-order grid solver, to its family's looser tolerance (the cylinder against one finer level; the cavities
 against grids 4 and 8 times finer, time-stepped implicitly, the pressure compared as scored). Then the
+and with the reference to :data:`REFERENCE_TOL` (NMSE; a closed-form reference has no truncation), or to its
+family's looser tolerance: a second-order grid solver against one finer level (the cylinder) or two (the 2-D
+viscous Burgers box, refine 12 and 16), the shear flow's spectral run against two finer grids. Then the
 oracle runs once at its own resolution and must score within its family's tolerance (:data:`ORACLE_TOL`, or a
 larger one for first-order schemes on moving discontinuities), well inside its wall limit.
 """

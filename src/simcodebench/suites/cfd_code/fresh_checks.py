@@ -4,6 +4,7 @@ solution of the same discrete problem), a draw's regime, and case settings that 
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import lcm
 from typing import Any
 
 import numpy as np
@@ -132,3 +133,38 @@ def cavity_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
         finer = {**params, "refine": refine * factor, "steps": steps}
         levels.append(lid_driven_cavity_implicit(**finer).fields)
     return [cavity_scored(fields) for fields in levels]
+
+
+def fourier_at_nodes(values: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A periodic field's trigonometric interpolant evaluated at the nodes of a coarser periodic grid of ``shape``
+    (the same periods; each size divides ``lcm`` of the two): the spectrum padded with zeros to the common
+    multiple of the sizes, transformed back, and every ``lcm / size``-th node kept."""
+    common = tuple(lcm(a, b) for a, b in zip(values.shape, shape, strict=True))
+    spectrum = np.fft.fftshift(np.fft.fftn(values))
+    margins = [((c - a) // 2, (c - a) - (c - a) // 2) for a, c in zip(values.shape, common, strict=True)]
+    padded = np.pad(spectrum, margins)
+    fine = np.fft.ifftn(np.fft.ifftshift(padded)).real * (np.prod(common) / np.prod(values.shape))
+    return fine[tuple(slice(None, None, c // s) for c, s in zip(common, shape, strict=True))]
+
+
+def shear_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The shear-flow reference (pseudo-spectral, ``nx`` by ``2 nx``) and two finer runs (4/3 and 5/3 times the
+    points per axis, the same CFL number), each evaluated at the reference's nodes by its Fourier interpolant
+    (the finer grids' nodes are not a superset of the reference's)."""
+    nx = int(params["nx"])
+    base = generate(generator, params).fields
+    levels = [base]
+    for finer in (nx * 4 // 3, nx * 5 // 3):
+        fields = generate(generator, {**params, "nx": finer, "nz": 2 * finer}).fields
+        levels.append({name: fourier_at_nodes(value, base[name].shape) for name, value in fields.items()})
+    return levels
+
+
+def burgers_2d_levels(generator: str, params: dict[str, Any]) -> list[Fields]:
+    """The 2-D viscous Burgers reference (``refine`` times the output grid's spacing, 8 published) beside two
+    finer runs, 1.5 and 2 times finer (12 and 16), all sampled at the output nodes. A 32 times finer level costs
+    about 8 times the 16's (explicit steps at the diffusion limit: 9 minutes on a loaded machine); the study
+    in benchmarks/results/fresh-variants-cfd-code-burgers-shear.md measures it at the sharpest corner of the
+    ranges."""
+    refine = int(params.get("refine", 8))
+    return [generate(generator, {**params, "refine": refine * k // 2}).fields for k in (2, 3, 4)]

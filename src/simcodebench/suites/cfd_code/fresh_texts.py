@@ -431,3 +431,72 @@ def ns_cavity_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
     ]
     oracle = [*cavity_oracle_edits(v), ("T_END = 10.0\n", f"T_END = {v['t_end']}\n")]
     return text, oracle
+
+
+def burgers_2d_box(v: dict[str, str]) -> dict[str, str]:
+    """The drawn box's sides (one decimal: on nodes of the 41-node output grid and every finer one): a lower
+    side and a width per axis, the upper side their sum."""
+    return {
+        "x0": v["x0"],
+        "x1": number(round(float(v["x0"]) + float(v["wx"]), 1)),
+        "y0": v["y0"],
+        "y1": number(round(float(v["y0"]) + float(v["wy"]), 1)),
+    }
+
+
+def burgers_2d_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
+    b = burgers_2d_box(v)
+    text = [
+        (r"\nu = 0.01 \)", rf"\nu = {v['nu']} \)"),
+        (
+            r"u = v = 2 \quad \text{for } 0.5 \leq x, y \leq 1",
+            rf"u = v = {v['height']} \quad \text{{for }} {b['x0']} \leq x \leq {b['x1']}, \; "
+            rf"{b['y0']} \leq y \leq {b['y1']}",
+        ),
+        ("0.027", v["t_end"]),
+    ]
+    oracle = [
+        ("box initial data, to t = 0.027", f"box initial data, to t = {v['t_end']}"),
+        ("NU = 0.01\n", f"NU = {v['nu']}\n"),
+        (
+            "T_END = 0.027\n",
+            f"T_END = {v['t_end']}\nHEIGHT = {v['height']}\n"
+            f"X0 = {b['x0']}\nX1 = {b['x1']}\nY0 = {b['y0']}\nY1 = {b['y1']}\n",
+        ),
+        ("def box(s):", "def box(s, lo, hi):"),
+        ("(s > 0.5 + 1e-12) & (s < 1.0 - 1e-12)", "(s > lo + 1e-12) & (s < hi - 1e-12)"),
+        ("np.isclose(s, 0.5) | np.isclose(s, 1.0)", "np.isclose(s, lo) | np.isclose(s, hi)"),
+        ("u = 1.0 + np.outer(box(y), box(x))", "u = 1.0 + (HEIGHT - 1.0) * np.outer(box(y, Y0, Y1), box(x, X0, X1))"),
+    ]
+    return text, oracle
+
+
+def burgers_2d_reference(d: dict[str, float]) -> dict[str, Any]:
+    b = {k: float(value) for k, value in burgers_2d_box({k: number(value) for k, value in d.items()}).items()}
+    return {
+        "nu": d["nu"],
+        "t_end": d["t_end"],
+        "height": d["height"],
+        "box_x": [b["x0"], b["x1"]],
+        "box_y": [b["y0"], b["y1"]],
+    }
+
+
+def shear_flow_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
+    text = [
+        ("Re = 5e4, t = 20", f"Re = {v['reynolds']}, t = {v['t_end']}"),
+        (r"Re = 5 \times 10^4 \)", rf"Re = {v['reynolds']} \)"),
+        (r"Sc = 1 \)", rf"Sc = {v['schmidt']} \)"),
+        (r"w(x, z, 0) = 0.1 \sin", rf"w(x, z, 0) = {v['kick']} \sin"),
+        (r"t \in [0, 20] \)", rf"t \in [0, {v['t_end']}] \)"),
+        ("at t = 20", f"at t = {v['t_end']}"),
+    ]
+    oracle = [
+        ("tracer at t = 20 (oracle", f"tracer at t = {v['t_end']} (oracle"),
+        (
+            "RE, SC, T_END, CFL = 5.0e4, 1.0, 20.0, 1.0\n",
+            f"RE = {v['reynolds']}\nSC = {v['schmidt']}\nT_END = {v['t_end']}\nCFL = 1.0\nKICK = {v['kick']}\n",
+        ),
+        ("w0 = 0.1 * np.sin", "w0 = KICK * np.sin"),
+    ]
+    return text, oracle

@@ -1,5 +1,8 @@
 """2-D viscous Burgers equation on [0, 2]^2 with a box of u = v = 2: a fine finite-difference solution.
 
+The published box is ``0.5 <= x, y <= 1``; a fresh variant draws its height and its sides ``x0 <= x <= x1``,
+``y0 <= y <= y1`` (on nodes of the output grid, so on nodes of every finer one).
+
 ``u = v`` holds for all time (same equation, data and boundary values), so one scalar field
 ``u_t + u (u_x + u_y) = nu (u_xx + u_yy)`` is integrated: second-order central differences (the cell Peclet
 number ``2 h / nu`` stays below 2) and SSP-RK3 on a grid ``refine`` times finer than the output grid. The box
@@ -21,14 +24,22 @@ def _box_profile(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return inside
 
 
-def viscous_burgers_2d(points: int = 41, nu: float = 0.01, t_end: float = 0.027, refine: int = 8) -> Solution:
-    """The solution at ``t_end``, sampled on ``points`` x ``points`` nodes (every ``refine``-th fine node)."""
+def viscous_burgers_2d(
+    points: int = 41,
+    nu: float = 0.01,
+    t_end: float = 0.027,
+    refine: int = 8,
+    height: float = 2.0,
+    box_x: tuple[float, float] = (0.5, 1.0),
+    box_y: tuple[float, float] = (0.5, 1.0),
+) -> Solution:
+    """The solution at ``t_end``, sampled on ``points`` x ``points`` nodes (every ``refine``-th fine node), from
+    ``u = v = height`` on the box ``box_x`` by ``box_y`` and 1 elsewhere."""
     n = (points - 1) * refine + 1
     x = np.linspace(0.0, 2.0, n)
     h = x[1] - x[0]
-    box = _box_profile(x, 0.5, 1.0)
-    u = 1.0 + np.outer(box, box)
-    steps = int(np.ceil(t_end / min(0.2 * h / 4.0, 0.2 * h * h / nu)))
+    u = 1.0 + (height - 1.0) * np.outer(_box_profile(x, *box_y), _box_profile(x, *box_x))
+    steps = int(np.ceil(t_end / min(0.2 * h / (2.0 * max(height, 2.0)), 0.2 * h * h / nu)))
     dt = t_end / steps
 
     def rhs(w: np.ndarray) -> np.ndarray:

@@ -22,11 +22,12 @@ from simcodebench.suites.cfd_code.references.solution import Solution
 LX, LZ = 1.0, 2.0
 
 
-def initial_state(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``u``, ``w`` and the tracer ``s`` at ``t = 0`` on the grid ``x`` (first axis) by ``z``."""
+def initial_state(x: np.ndarray, z: np.ndarray, kick: float = 0.1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``u``, ``w`` and the tracer ``s`` at ``t = 0`` on the grid ``x`` (first axis) by ``z``; ``kick`` is the
+    vertical velocity's amplitude (0.1 published)."""
     xx, zz = np.meshgrid(x, z, indexing="ij")
     u = 0.5 + 0.5 * (np.tanh((zz - 0.5) / 0.1) - np.tanh((zz + 0.5) / 0.1))
-    w = 0.1 * np.sin(2 * np.pi * xx / LX) * (np.exp(-((zz - 0.5) ** 2) / 0.01) + np.exp(-((zz + 0.5) ** 2) / 0.01))
+    w = kick * np.sin(2 * np.pi * xx / LX) * (np.exp(-((zz - 0.5) ** 2) / 0.01) + np.exp(-((zz + 0.5) ** 2) / 0.01))
     return u, w, u.copy()
 
 
@@ -63,13 +64,19 @@ class _Spectral:
 
 
 def shear_flow(
-    nx: int = 128, nz: int = 256, t_end: float = 20.0, reynolds: float = 5.0e4, schmidt: float = 1.0, cfl: float = 0.5
+    nx: int = 128,
+    nz: int = 256,
+    t_end: float = 20.0,
+    reynolds: float = 5.0e4,
+    schmidt: float = 1.0,
+    cfl: float = 0.5,
+    kick: float = 0.1,
 ) -> Solution:
     """``s``, ``u``, ``w`` and ``p`` at ``t_end`` on the ``nx`` by ``nz`` grid (``x`` first)."""
     x = np.arange(nx) * LX / nx
     z = -LZ / 2 + np.arange(nz) * LZ / nz
     grid = _Spectral(nx, nz)
-    u0, w0, s0 = initial_state(x, z)
+    u0, w0, s0 = initial_state(x, z, kick)
     omega = (1j * grid.kz * grid.forward(u0) - 1j * grid.kx * grid.forward(w0)) * grid.mask
     tracer = grid.forward(s0) * grid.mask
     nu, kappa = 1.0 / reynolds, 1.0 / (reynolds * schmidt)
