@@ -236,14 +236,53 @@ def test_verification_drops_wrong_closed_forms_and_scenes_that_cannot_run(tmp_pa
     assert hit.problems(hit.reference({**light, "light": "polyethylene", "light_density": 950.0}))
 
 
+@pytest.mark.parametrize("family", ["domino_chain", "ball_on_jelly"])
+def test_a_scaled_family_at_scale_one_is_the_published_case(family: str) -> None:
+    """Geometric similarity is the identity at s = 1: the published case's checks and scene come back."""
+    published = get_case("physics", family)
+    spec = fresh.FAMILIES[family]
+    params = spec.reference({"scale": 1.0, "material": "oak", "density": 700.0})
+    assert spec.checks(params) == published.hidden.scoring["checks"]
+    built = probe((published.folder / "oracle.py").read_text()).flat()
+    for key, value in spec.scene(params).items():
+        assert fresh_verify.same(built[key], value), key
+
+
+def test_the_scaled_checks_scale_lengths_by_s_and_times_by_its_root() -> None:
+    # worked by hand: dominoes at s = 0.64 are 12.8 cm tall, 6.4 cm apart, the last standing at 0.4 x 0.8 s
+    domino = fresh.FAMILIES["domino_chain"]
+    p = domino.reference({"scale": 0.64, "material": "pine", "density": 500.0})
+    checks = domino.checks(p)
+    assert checks[5]["object"] == {"kind": "box", "size": [0.0128, 0.0512, 0.128], "near": [0.256, 0.0, 0.064]}
+    assert checks[6]["t"] == 0.32 and checks[6]["max_deg"] == 5.0
+    assert checks[1]["object"]["near"] == [0.0, 0.0, round(0.064 * math.cos(math.radians(20)) + 0.0064 * 0.342, 4)]
+    assert domino.settle_s(p) == pytest.approx(0.66 * 0.8, abs=1e-3)
+    # a slab at s = 0.81: E 16.2 kPa (rho g L / E kept), grid 32 / 0.81 per m, 1800 / 0.9 = 2000 substeps per
+    # second rounded up to a multiple of 60 (the smoke and full frame rates divide it)
+    jelly = fresh.FAMILIES["ball_on_jelly"]
+    q = jelly.reference({"scale": 0.81})
+    assert q["youngs_modulus"] == 16200.0 and q["substeps_per_s"] == 2040
+    assert q["grid_density"] == pytest.approx(32 / 0.81, abs=1e-6)
+    floor = next(c for c in jelly.checks(q) if c.get("floor"))
+    assert floor["floor"] == pytest.approx(0.0243) and floor["object"]["radius"] == pytest.approx(0.0405)
+
+
+def test_verification_drops_an_unscaled_row_of_dominoes(tmp_path: Path) -> None:
+    draw = _draw("domino_chain")
+    spacing = draw.case["hidden"]["reference"]["params"]["spacing"]
+    old = f", {spacing}\n"
+    tampered = draw.files["oracle.py"].replace(old, ", 0.1\n")
+    assert tampered != draw.files["oracle.py"]
+    check = fresh_verify.verify(_written(tmp_path, "domino_chain", draw.case, {"oracle.py": tampered}), tmp_path)
+    assert not check.ok and "body3.pos" in check.detail["reason"]
+
+
 def test_other_scenes_have_no_generator() -> None:
     for name in (
-        "domino_chain",
         "clay_drop",
         "clay_drop_low",
         "snow_drop",
         "snow_drop_high",
-        "ball_on_jelly",
         "ball_float",
     ):
         assert fresh.fresh_draw(get_case("physics", name), np.random.default_rng(1)) is None

@@ -32,6 +32,7 @@ from simcodebench.suites.physics import (
     fresh_particles,
     fresh_pool,
     fresh_rigid,
+    fresh_scaled,
     fresh_slopes,
     fresh_tipping,
 )
@@ -47,6 +48,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_particles.FAMILIES,
     **fresh_pool.FAMILIES,
     **fresh_liquids.FAMILIES,
+    **fresh_scaled.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]

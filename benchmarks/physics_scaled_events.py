@@ -1,0 +1,99 @@
+"""The events a scaled physics scene's checks time, read from Genesis recordings, against geometric similarity.
+
+For each recording (the runner's ``simcodebench_physics.json``, or a run folder holding one) and the scale s of
+its scene (1 for the published one): the domino chain's per-domino times of passing 5 and 60 degrees (the events
+the checks time), or the jelly-slab ball's deepest point and when it is reached. With the published recording
+first, each scaled one is printed beside the published events scaled (times by sqrt(s), lengths by s).
+
+Usage: python benchmarks/physics_scaled_events.py domino_chain PUBLISHED[:1] RUN:S [RUN:S ...]
+       python benchmarks/physics_scaled_events.py ball_on_jelly PUBLISHED RUN:S ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import numpy as np
+
+from simcodebench.suites.physics.check_common import lowest_point, rotation
+from simcodebench.suites.physics.state import STATE_FILE, Scene, load_recording
+
+
+def _scene(path: Path) -> Scene:
+    folder = path.parent if path.name == STATE_FILE else path
+    recording = load_recording(folder)
+    scene = recording.main_scene() if recording else None
+    if scene is None:
+        raise SystemExit(f"{path}: no recording with a stepped scene")
+    return scene
+
+
+def _crossing(t: np.ndarray, angles: np.ndarray, deg: float) -> float:
+    """First time the angle passes ``deg``, interpolated between the recorded steps (nan if never)."""
+    above = np.nonzero(angles >= deg)[0]
+    if len(above) == 0:
+        return math.nan
+    i = int(above[0])
+    if i == 0:
+        return float(t[0])
+    return float(t[i - 1] + (deg - angles[i - 1]) * (t[i] - t[i - 1]) / (angles[i] - angles[i - 1]))
+
+
+def domino_events(scene: Scene) -> list[tuple[float, float]]:
+    """Per domino along +x: the times (s) it passes 5 and 60 degrees of tilt."""
+    boxes = sorted((e for e in scene.entities if e.rigid and e.kind == "box"), key=lambda e: e.series["pos"][0][0])
+    events = []
+    for entity in boxes:
+        axis = rotation(entity.series["quat"])[:, :, 2]
+        angles = np.degrees(np.arccos(np.clip(np.abs(axis[:, 2]), 0.0, 1.0)))
+        events.append((_crossing(entity.t, angles, 5.0), _crossing(entity.t, angles, 60.0)))
+    return events
+
+
+def jelly_events(scene: Scene) -> tuple[float, float]:
+    """The rigid ball's deepest lowest point (m) and when (s)."""
+    ball = next(e for e in scene.entities if e.rigid and e.kind == "sphere")
+    low = lowest_point(ball)
+    i = int(np.nanargmin(low))
+    return float(low[i]), float(ball.t[i])
+
+
+def _runs(items: list[str]) -> list[tuple[Path, float]]:
+    runs = []
+    for item in items:
+        path, _, scale = item.rpartition(":") if ":" in item else (item, "", "1")
+        runs.append((Path(path), float(scale)))
+    return runs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("case", choices=("domino_chain", "ball_on_jelly"))
+    parser.add_argument("runs", nargs="+", help="RUN[:SCALE], the published run first")
+    args = parser.parse_args()
+    runs = _runs(args.runs)
+    (published, s0), rest = runs[0], runs[1:]
+    if args.case == "domino_chain":
+        base = domino_events(_scene(published))
+        print("| run | s | domino | 5 deg at (s) | predicted sqrt(s/s0) x published | 60 deg at | predicted |")
+        print("|---|---|---|---|---|---|---|")
+        for path, s in runs:
+            k = math.sqrt(s / s0)
+            for i, ((t5, t60), (b5, b60)) in enumerate(zip(domino_events(_scene(path)), base, strict=True)):
+                print(f"| {path} | {s:g} | {i + 1} | {t5:.3f} | {k * b5:.3f} | {t60:.3f} | {k * b60:.3f} |")
+    else:
+        low0, when0 = jelly_events(_scene(published))
+        print("| run | s | deepest point (m) | predicted s/s0 x published | at (s) | predicted |")
+        print("|---|---|---|---|---|---|")
+        for path, s in [(published, s0), *rest]:
+            low, when = jelly_events(_scene(path))
+            print(
+                f"| {path} | {s:g} | {low:.4f} | {low0 * s / s0:.4f} | {when:.3f} | {when0 * math.sqrt(s / s0):.3f} |"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
