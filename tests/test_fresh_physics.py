@@ -16,7 +16,7 @@ from fresh_support import write_case
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.core.cases import get_case
 from simcodebench.core.fresh import out_of_range
-from simcodebench.suites.physics import fresh, fresh_verify, scorer
+from simcodebench.suites.physics import fresh, fresh_float, fresh_verify, scorer
 from simcodebench.suites.physics.checks import CHECKS
 from simcodebench.suites.physics.scene_probe import probe
 
@@ -277,12 +277,34 @@ def test_verification_drops_an_unscaled_row_of_dominoes(tmp_path: Path) -> None:
     assert not check.ok and "body3.pos" in check.detail["reason"]
 
 
+def test_the_floating_ball_follows_archimedes_in_the_water_genesis_settles_into() -> None:
+    spec = fresh.FAMILIES["ball_float"]
+    pine = {"radius": 0.06, "water_depth": 0.15, "drop_height": 0.45, "material": "pine", "density": 500.0}
+    p = spec.reference(pine)
+    # by hand: half as dense as water, it sinks to its equator (d = r), and the level rises by 2/3 pi r^3 / 0.16 m^2
+    assert p["floating_ideal"] == pytest.approx(0.15 + 2 / 3 * math.pi * 0.06**3 / 0.16, abs=1e-4)
+    # the settled pool: 3200 particles of 0.8 x 1000 x 0.02^3 kg over 0.16 m^2, 0.0957 m deep
+    assert fresh_float.settled_density() == pytest.approx(128.0 / 0.0957)
+    # the Genesis runs (benchmarks/results/fresh-variants-physics.md): the published pine ball at 0.108 m, an oak
+    # ball r 6.5 cm at 0.098 m, a pine ball r 6.7 cm in water stated 17 cm deep at 0.109 m
+    assert p["floating_settled"] == pytest.approx(0.108, abs=5e-4)
+    oak = spec.reference({**pine, "radius": 0.065, "material": "oak", "density": 700.0})
+    deep = spec.reference({**pine, "radius": 0.067, "water_depth": 0.17})
+    assert oak["floating_settled"] == pytest.approx(0.098, abs=2e-3)
+    assert deep["floating_settled"] == pytest.approx(0.109, abs=2e-3)
+    # the check spans both waters, the published 5 cm about the ideal and 2 cm below the settled prediction
+    low, high = p["resting"] - p["resting_atol"], p["resting"] + p["resting_atol"]
+    assert low == pytest.approx(0.108 - 0.02, abs=2e-4) and high == pytest.approx(p["floating_ideal"] + 0.05, abs=2e-4)
+    # water sampled with another number of layers is other water; a heavy ball's bound would pass a sunken one
+    assert spec.problems(spec.reference({**pine, "water_depth": 0.13}))
+    assert spec.problems(spec.reference({**pine, "radius": 0.07, "material": "oak", "density": 700.0}))
+
+
 def test_other_scenes_have_no_generator() -> None:
     for name in (
         "clay_drop",
         "clay_drop_low",
         "snow_drop",
         "snow_drop_high",
-        "ball_float",
     ):
         assert fresh.fresh_draw(get_case("physics", name), np.random.default_rng(1)) is None
