@@ -5,20 +5,32 @@ its scene (1 for the published one): the domino chain's per-domino times of pass
 the checks time), or the jelly-slab ball's deepest point and when it is reached. With the published recording
 first, each scaled one is printed beside the published events scaled (times by sqrt(s), lengths by s).
 
-Usage: python benchmarks/physics_scaled_events.py domino_chain PUBLISHED[:1] RUN:S [RUN:S ...]
-       python benchmarks/physics_scaled_events.py ball_on_jelly PUBLISHED RUN:S ...
+The scaled scenes are the families' own oracles (:mod:`simcodebench.suites.physics.fresh_scaled`) at a chosen s,
+with the published material, at the smoke video size and a chosen length; ``write`` puts one into a folder with the
+suite's runner, to be run there by the genesis environment's Python (``SIMCODEBENCH_GENESIS_BACKEND=cpu python
+physics_runner.py``), which writes the recording.
+
+Usage: python benchmarks/physics_scaled_events.py write CASE S FOLDER [--seconds 1.5]
+       python benchmarks/physics_scaled_events.py compare CASE PUBLISHED RUN:S [RUN:S ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
 
+from simcodebench.core.cases import get_case
+from simcodebench.core.fresh_edits import substitute
+from simcodebench.suites.physics import fresh_scaled, runner
 from simcodebench.suites.physics.check_common import lowest_point, rotation
 from simcodebench.suites.physics.state import STATE_FILE, Scene, load_recording
+
+PUBLISHED_CONTRACT = "RES, FPS, SECONDS = (1280, 640), 60, 5.0"
+PUBLISHED_MATERIAL = {"material": "oak", "density": 700.0}
 
 
 def _scene(path: Path) -> Scene:
@@ -60,6 +72,19 @@ def jelly_events(scene: Scene) -> tuple[float, float]:
     return float(low[i]), float(ball.t[i])
 
 
+def write(case: str, scale: float, folder: Path, seconds: float) -> None:
+    """The family's oracle at scale ``scale`` (published material, smoke video size) and the runner in ``folder``."""
+    family = fresh_scaled.FAMILIES[case]
+    params = family.reference({"scale": scale, **PUBLISHED_MATERIAL})
+    _, edits = family.edits(params)
+    published = get_case("physics", case).folder / "oracle.py"
+    source = substitute(published.read_text(encoding="utf-8"), edits, str(published))
+    source = substitute(source, [(PUBLISHED_CONTRACT, f"RES, FPS, SECONDS = (320, 160), 30, {seconds!r}")], "contract")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / runner.SOLUTION).write_text(source, encoding="utf-8")
+    shutil.copy(runner.__file__, folder / "physics_runner.py")
+
+
 def _runs(items: list[str]) -> list[tuple[Path, float]]:
     runs = []
     for item in items:
@@ -70,9 +95,19 @@ def _runs(items: list[str]) -> list[tuple[Path, float]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("case", choices=("domino_chain", "ball_on_jelly"))
-    parser.add_argument("runs", nargs="+", help="RUN[:SCALE], the published run first")
+    commands = parser.add_subparsers(dest="command", required=True)
+    writer = commands.add_parser("write")
+    writer.add_argument("case", choices=sorted(fresh_scaled.FAMILIES))
+    writer.add_argument("scale", type=float)
+    writer.add_argument("folder", type=Path)
+    writer.add_argument("--seconds", type=float, default=1.5)
+    compare = commands.add_parser("compare")
+    compare.add_argument("case", choices=sorted(fresh_scaled.FAMILIES))
+    compare.add_argument("runs", nargs="+", help="RUN[:SCALE], the published run first")
     args = parser.parse_args()
+    if args.command == "write":
+        write(args.case, args.scale, args.folder, args.seconds)
+        return 0
     runs = _runs(args.runs)
     (published, s0), rest = runs[0], runs[1:]
     if args.case == "domino_chain":
