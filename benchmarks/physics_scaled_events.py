@@ -2,8 +2,9 @@
 
 For each recording (the runner's ``simcodebench_physics.json``, or a run folder holding one) and the scale s of
 its scene (1 for the published one): the domino chain's per-domino times of passing 5 and 60 degrees (the events
-the checks time), or the jelly-slab ball's deepest point and when it is reached. With the published recording
-first, each scaled one is printed beside the published events scaled (times by sqrt(s), lengths by s).
+the checks time), or the jelly-slab ball's deepest point at the recorded frames, when, and where it rests (its
+lowest point over the last 30 % of the run). With the published recording first, each scaled one is printed
+beside the published events scaled (times by sqrt(s), lengths by s).
 
 The scaled scenes are the families' own oracles (:mod:`simcodebench.suites.physics.fresh_scaled`) at a chosen s,
 with the published material, at the smoke video size and a chosen length; ``write`` puts one into a folder with the
@@ -85,6 +86,13 @@ def write(case: str, scale: float, folder: Path, seconds: float) -> None:
     shutil.copy(runner.__file__, folder / "physics_runner.py")
 
 
+def jelly_rest(scene: Scene, tail: float = 0.3) -> float:
+    """The ball's lowest point (m) averaged over the last ``tail`` of the run: where it rests, pressed into the slab."""
+    ball = next(e for e in scene.entities if e.rigid and e.kind == "sphere")
+    low = lowest_point(ball)
+    return float(np.mean(low[ball.t >= ball.t[-1] * (1.0 - tail)]))
+
+
 def _runs(items: list[str]) -> list[tuple[Path, float]]:
     runs = []
     for item in items:
@@ -120,12 +128,16 @@ def main() -> int:
                 print(f"| {path} | {s:g} | {i + 1} | {t5:.3f} | {k * b5:.3f} | {t60:.3f} | {k * b60:.3f} |")
     else:
         low0, when0 = jelly_events(_scene(published))
-        print("| run | s | deepest point (m) | predicted s/s0 x published | at (s) | predicted |")
-        print("|---|---|---|---|---|---|")
+        rest0 = jelly_rest(_scene(published))
+        print("| run | s | deepest point, frames (m) | predicted | at (s) | predicted | resting (m) | predicted |")
+        print("|---|---|---|---|---|---|---|---|")
         for path, s in [(published, s0), *rest]:
-            low, when = jelly_events(_scene(path))
+            scene = _scene(path)
+            low, when = jelly_events(scene)
+            k = s / s0
             print(
-                f"| {path} | {s:g} | {low:.4f} | {low0 * s / s0:.4f} | {when:.3f} | {when0 * math.sqrt(s / s0):.3f} |"
+                f"| {path} | {s:g} | {low:.4f} | {low0 * k:.4f} | {when:.3f} | {when0 * math.sqrt(k):.3f} "
+                f"| {jelly_rest(scene):.4f} | {rest0 * k:.4f} |"
             )
     return 0
 
