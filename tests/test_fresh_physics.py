@@ -16,7 +16,7 @@ from fresh_support import write_case
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
 from simcodebench.core.cases import get_case
 from simcodebench.core.fresh import out_of_range
-from simcodebench.suites.physics import fresh, fresh_verify, scorer
+from simcodebench.suites.physics import fresh, fresh_float, fresh_verify, scorer
 from simcodebench.suites.physics.checks import CHECKS
 from simcodebench.suites.physics.scene_probe import probe
 
@@ -236,14 +236,75 @@ def test_verification_drops_wrong_closed_forms_and_scenes_that_cannot_run(tmp_pa
     assert hit.problems(hit.reference({**light, "light": "polyethylene", "light_density": 950.0}))
 
 
+@pytest.mark.parametrize("family", ["domino_chain", "ball_on_jelly"])
+def test_a_scaled_family_at_scale_one_is_the_published_case(family: str) -> None:
+    """Geometric similarity is the identity at s = 1: the published case's checks and scene come back."""
+    published = get_case("physics", family)
+    spec = fresh.FAMILIES[family]
+    params = spec.reference({"scale": 1.0, "material": "oak", "density": 700.0})
+    assert spec.checks(params) == published.hidden.scoring["checks"]
+    built = probe((published.folder / "oracle.py").read_text()).flat()
+    for key, value in spec.scene(params).items():
+        assert fresh_verify.same(built[key], value), key
+
+
+def test_the_scaled_checks_scale_lengths_by_s_and_times_by_its_root() -> None:
+    # worked by hand: dominoes at s = 0.64 are 12.8 cm tall, 6.4 cm apart, the last standing at 0.4 x 0.8 s
+    domino = fresh.FAMILIES["domino_chain"]
+    p = domino.reference({"scale": 0.64, "material": "pine", "density": 500.0})
+    checks = domino.checks(p)
+    assert checks[5]["object"] == {"kind": "box", "size": [0.0128, 0.0512, 0.128], "near": [0.256, 0.0, 0.064]}
+    assert checks[6]["t"] == 0.32 and checks[6]["max_deg"] == 5.0
+    assert checks[1]["object"]["near"] == [0.0, 0.0, round(0.064 * math.cos(math.radians(20)) + 0.0064 * 0.342, 4)]
+    assert domino.settle_s(p) == pytest.approx(0.66 * 0.8, abs=1e-3)
+    # a slab at s = 0.81: E 16.2 kPa (rho g L / E kept), grid 32 / 0.81 per m, 1800 / 0.9 = 2000 substeps per
+    # second rounded up to a multiple of 60 (the smoke and full frame rates divide it)
+    jelly = fresh.FAMILIES["ball_on_jelly"]
+    q = jelly.reference({"scale": 0.81})
+    assert q["youngs_modulus"] == 16200.0 and q["substeps_per_s"] == 2040
+    assert q["grid_density"] == pytest.approx(32 / 0.81, abs=1e-6)
+    floor = next(c for c in jelly.checks(q) if c.get("floor"))
+    assert floor["floor"] == pytest.approx(0.0243) and floor["object"]["radius"] == pytest.approx(0.0405)
+
+
+def test_verification_drops_an_unscaled_row_of_dominoes(tmp_path: Path) -> None:
+    draw = _draw("domino_chain")
+    spacing = draw.case["hidden"]["reference"]["params"]["spacing"]
+    old = f", {spacing}\n"
+    tampered = draw.files["oracle.py"].replace(old, ", 0.1\n")
+    assert tampered != draw.files["oracle.py"]
+    check = fresh_verify.verify(_written(tmp_path, "domino_chain", draw.case, {"oracle.py": tampered}), tmp_path)
+    assert not check.ok and "body3.pos" in check.detail["reason"]
+
+
+def test_the_floating_ball_follows_archimedes_in_the_water_genesis_settles_into() -> None:
+    spec = fresh.FAMILIES["ball_float"]
+    pine = {"radius": 0.06, "water_depth": 0.15, "drop_height": 0.45, "material": "pine", "density": 500.0}
+    p = spec.reference(pine)
+    # by hand: half as dense as water, it sinks to its equator (d = r), and the level rises by 2/3 pi r^3 / 0.16 m^2
+    assert p["floating_ideal"] == pytest.approx(0.15 + 2 / 3 * math.pi * 0.06**3 / 0.16, abs=1e-4)
+    # the settled pool: 3200 particles of 0.8 x 1000 x 0.02^3 kg over 0.16 m^2, 0.0957 m deep
+    assert fresh_float.settled_density() == pytest.approx(128.0 / 0.0957)
+    # the Genesis runs (benchmarks/results/fresh-variants-physics.md): the published pine ball at 0.108 m, an oak
+    # ball r 6.5 cm at 0.098 m, a pine ball r 6.7 cm in water stated 17 cm deep at 0.109 m
+    assert p["floating_settled"] == pytest.approx(0.108, abs=5e-4)
+    oak = spec.reference({**pine, "radius": 0.065, "material": "oak", "density": 700.0})
+    deep = spec.reference({**pine, "radius": 0.067, "water_depth": 0.17})
+    assert oak["floating_settled"] == pytest.approx(0.098, abs=2e-3)
+    assert deep["floating_settled"] == pytest.approx(0.109, abs=2e-3)
+    # the check spans both waters, the published 5 cm about the ideal and 2 cm below the settled prediction
+    low, high = p["resting"] - p["resting_atol"], p["resting"] + p["resting_atol"]
+    assert low == pytest.approx(0.108 - 0.02, abs=2e-4) and high == pytest.approx(p["floating_ideal"] + 0.05, abs=2e-4)
+    # water sampled with another number of layers is other water; a heavy ball's bound would pass a sunken one
+    assert spec.problems(spec.reference({**pine, "water_depth": 0.13}))
+    assert spec.problems(spec.reference({**pine, "radius": 0.07, "material": "oak", "density": 700.0}))
+
+
 def test_other_scenes_have_no_generator() -> None:
     for name in (
-        "domino_chain",
         "clay_drop",
         "clay_drop_low",
         "snow_drop",
         "snow_drop_high",
-        "ball_on_jelly",
-        "ball_float",
     ):
         assert fresh.fresh_draw(get_case("physics", name), np.random.default_rng(1)) is None

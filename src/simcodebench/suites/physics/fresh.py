@@ -3,10 +3,12 @@
 Families, one module each: flat-ground rigid bodies (:mod:`.fresh_rigid`), drops (:mod:`.fresh_drops`), inclines
 (:mod:`.fresh_slopes`), projectiles and head-on collisions (:mod:`.fresh_flight`), collisions with friction or an
 offset (:mod:`.fresh_contacts`), tipping blocks (:mod:`.fresh_tipping`), elastic drops (:mod:`.fresh_particles`),
-a ball sinking in a pool (:mod:`.fresh_pool`) and water in tanks (:mod:`.fresh_liquids`). Each draws new numbers, writes
-them into the published case's text and oracle, and computes the physics checks from them, by the closed forms of
-the published case or by its bounds scaled with the drawn geometry. The clay and snow drops, the ball on the
-jelly slab, the floating ball and the domino chain have no generator (cases/physics/README.md says why).
+a ball sinking in a pool (:mod:`.fresh_pool`), water in tanks (:mod:`.fresh_liquids`), the domino chain and the
+ball on the jelly slab scaled by geometric similarity (:mod:`.fresh_scaled`) and the floating ball by Archimedes
+in the water Genesis settles into (:mod:`.fresh_float`). Each draws new numbers, writes them into the published
+case's text and oracle, and computes the physics checks from them, by the closed forms of the published case or
+by its bounds scaled with the drawn geometry. The clay and snow drops have no generator (cases/physics/README.md
+says why).
 
 Verification is at the level of the parameters (:mod:`.fresh_verify`); the acceptance runs
 (benchmarks/fresh_variants_cfd_re4_physics.py) run the cases' oracles in Genesis.
@@ -28,10 +30,12 @@ from simcodebench.suites.physics import (
     fresh_contacts,
     fresh_drops,
     fresh_flight,
+    fresh_float,
     fresh_liquids,
     fresh_particles,
     fresh_pool,
     fresh_rigid,
+    fresh_scaled,
     fresh_slopes,
     fresh_tipping,
 )
@@ -47,6 +51,8 @@ FAMILIES: dict[str, Family] = {
     **fresh_particles.FAMILIES,
     **fresh_pool.FAMILIES,
     **fresh_liquids.FAMILIES,
+    **fresh_scaled.FAMILIES,
+    **fresh_float.FAMILIES,
 }
 
 __all__ = ["FAMILIES", "MATERIALS", "fresh_draw"]

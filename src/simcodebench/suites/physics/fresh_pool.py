@@ -2,10 +2,8 @@
 the ball's radius and material, the water's depth and the drop height; checks from the draw: free fall at g onto
 the water, the pool's particles kept, the ball resting on the floor at its radius.
 
-The floating ball (``ball_float``) has no generator: Archimedes gives its height (the cap submerged to depth d
-with d^2 (3 r - d) = 4 r^3 rho_ball / rho_water), but Genesis's SPH water settles denser than it was sampled, its
-surface and the ball 4-6.5 cm lower than the stated depth gives (benchmarks/results/fresh-variants-physics.md),
-so the published case's 5 cm tolerance passes the published scene and fails fresh ones."""
+The floating ball (``ball_float``) is drawn by :mod:`.fresh_float`: its height follows Archimedes in the water
+Genesis's SPH settles into, denser and lower than the stated depth gives."""
 
 from __future__ import annotations
 
