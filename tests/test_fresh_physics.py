@@ -1,7 +1,8 @@
 """Fresh physics scenes: draws are seeded, in range and new; the checks follow the drawn numbers by their closed
 forms (checked against the published cases' own hand-worked values); the parameter-level verification runs the
 oracle against a recording stand-in for Genesis and drops a scene whose oracle, closed forms or checks do not
-match the draw, that cannot run as stated, or whose motion outlasts the smoke video. No Genesis run here."""
+match the draw, that cannot run as stated, or whose motion outlasts the smoke video. The plastic drops' bounds,
+measured by Genesis in their verification, are derived here from hand-made recordings. No Genesis run here."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pytest
 from fresh_support import write_case
 
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
-from simcodebench.core.cases import get_case
+from simcodebench.core.cases import Case, get_case, load_case
 from simcodebench.core.fresh import out_of_range
-from simcodebench.suites.physics import fresh, fresh_verify, scorer
-from simcodebench.suites.physics.checks import CHECKS
+from simcodebench.suites.physics import fresh, fresh_plastic, fresh_verify, scorer
+from simcodebench.suites.physics.checks import CHECKS, run_checks
 from simcodebench.suites.physics.scene_probe import probe
+from simcodebench.suites.physics.state import Entity, Scene
 
 
 def _draw(family: str, seed: int = 11):
@@ -239,11 +241,132 @@ def test_verification_drops_wrong_closed_forms_and_scenes_that_cannot_run(tmp_pa
 def test_other_scenes_have_no_generator() -> None:
     for name in (
         "domino_chain",
-        "clay_drop",
-        "clay_drop_low",
-        "snow_drop",
-        "snow_drop_high",
         "ball_on_jelly",
         "ball_float",
     ):
         assert fresh.fresh_draw(get_case("physics", name), np.random.default_rng(1)) is None
+
+
+# --- plastic drops: bounds set from a measured run (fresh_plastic) ---------------------------------------------
+
+
+def _flattening(size: float, drop_height: float, ratio: float, creep: float = 0.0, steps: int = 30) -> Scene:
+    """A hand-made recording of a cube of side ``size`` dropped from centre height ``drop_height`` at 30 fps:
+    free fall at g, a dead landing, then its height ``ratio`` times the initial (its width grows to keep the
+    volume), shrinking by ``creep`` more over the rest of the run (a body still moving at the end)."""
+    dt, half = 1.0 / 30.0, size / 2
+    z, half_extent, height, vz, landed_at = np.empty(steps), np.tile([half] * 3, (steps, 1)), drop_height, 0.0, None
+    for k in range(steps):
+        if landed_at is not None:
+            r = ratio - creep * (k - landed_at) / (steps - landed_at)
+            half_extent[k] = [half / np.sqrt(r), half / np.sqrt(r), half * r]
+            height = half * r
+        z[k] = height
+        if landed_at is None:
+            height, vz = height + vz * dt - 0.5 * 9.81 * dt * dt, vz - 9.81 * dt
+            if height < half:
+                landed_at = k + 1
+    centroid = np.column_stack([np.zeros(steps), np.zeros(steps), z])
+    series = {
+        "centroid": centroid,
+        "lo": centroid - half_extent,
+        "hi": centroid + half_extent,
+        "count": np.full(steps, 1000.0),
+        "nonfinite": np.zeros(steps),
+    }
+    body = Entity(1, "box", "mpm", {"size": [size] * 3}, t=np.arange(steps) * dt, series=series)
+    return Scene(dt, np.array([0.0, 0.0, -9.81]), steps, [Entity(0, "plane", "rigid", {}, fixed=True), body])
+
+
+PLASTIC = ("clay_drop", "clay_drop_low", "snow_drop", "snow_drop_high")
+
+
+@pytest.mark.parametrize("family", PLASTIC)
+def test_plastic_bounds_scale_the_published_margins(family: str) -> None:
+    published = get_case("physics", family)
+    declared = {
+        c["axis"]: (c["min"], c["max"]) for c in published.hidden.scoring["checks"] if c["check"] == "extent_ratio"
+    }
+    reference = fresh_plastic.PUBLISHED[family]
+    assert reference.published == declared  # the margins are taken from the case's own bounds
+    for axis, (low, high) in declared.items():
+        assert low < reference.value[axis] < high  # the published scene passes its own check
+        # the published value gives the published bounds back; a ratio 10 % higher, bounds 10 % higher (clipped)
+        assert fresh_plastic.bounds(reference.value[axis], family, axis) == (low, high)
+        band_low, band_high = fresh_plastic.BANDS[fresh_plastic.material(family)][axis]
+        up = fresh_plastic.bounds(1.1 * reference.value[axis], family, axis)
+        assert up == (max(round(1.1 * low, 3), band_low), min(round(1.1 * high, 3), band_high))
+
+
+def test_plastic_bounds_by_hand() -> None:
+    # snow from 50 cm measured at PUBLISHED z; a fresh block at 0.80: the published 0.7-0.97 times 0.80 / z
+    z = fresh_plastic.PUBLISHED["snow_drop"].value["z"]
+    assert fresh_plastic.bounds(0.80, "snow_drop", "z") == (
+        round(0.7 * 0.80 / z, 3),
+        min(round(0.97 * 0.80 / z, 3), 0.97),
+    )
+    # clay's lower bound is clipped to the material's band: a fresh ratio of 0.12 would allow 0.1 x 0.12 / z < 0.1
+    assert fresh_plastic.bounds(0.12, "clay_drop", "z")[0] == 0.1
+
+
+def test_plastic_measurements_flatten_more_from_higher() -> None:
+    # the measured reference's sanity: the same material flattens (compacts) more from the higher drop
+    measured = fresh_plastic.PUBLISHED
+    assert measured["clay_drop"].value["z"] < measured["clay_drop_low"].value["z"]
+    assert measured["clay_drop"].value["xy"] > measured["clay_drop_low"].value["xy"]
+    assert measured["snow_drop_high"].value["z"] < measured["snow_drop"].value["z"]
+
+
+@pytest.mark.parametrize("family", ["clay_drop", "snow_drop_high"])
+def test_plastic_verification_measures_and_sets_the_bounds(
+    family: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    draw = _draw(family)
+    p = draw.case["hidden"]["reference"]["params"]
+    ratio = fresh_plastic.PUBLISHED[family].value["z"] + 0.02
+    runs = iter([_flattening(p["size"], p["drop_height"], ratio)] * 2)
+    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: next(runs))
+    case = _written(tmp_path, family, draw.case, draw.files)
+    check = fresh_plastic.verify(case, tmp_path)
+    assert check.ok, check.detail
+    written = get_written(case)
+    params = written.hidden.reference["params"]
+    assert params["measured_z"] == round(ratio, 2) and check.detail["measured_z"] == round(ratio, 2)
+    extent = {c["axis"]: c for c in written.hidden.scoring["checks"] if c["check"] == "extent_ratio"}
+    assert (extent["z"]["min"], extent["z"]["max"]) == fresh_plastic.bounds(round(ratio, 2), family, "z")
+    assert check.detail["bounds"]["z"] == [extent["z"]["min"], extent["z"]["max"]]
+    if family == "clay_drop":  # the spread: volume kept, width 1 / sqrt(ratio)
+        assert params["measured_xy"] == round(1 / np.sqrt(ratio), 2)
+    # the checks the draw gives pass on the run they were measured from
+    assert all(
+        r.passed for r in run_checks(_flattening(p["size"], p["drop_height"], ratio), written.hidden.scoring["checks"])
+    )
+    # measured again (a rerun), the case is written byte for byte the same
+    before = (case.folder / "case.yaml").read_bytes()
+    fresh_plastic.rewrite(written, {k: v for k, v in params.items() if k.startswith("measured_")})
+    assert (case.folder / "case.yaml").read_bytes() == before
+
+
+def test_plastic_verification_drops_runs_that_do_not_behave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    draw = _draw("snow_drop")
+    p = draw.case["hidden"]["reference"]["params"]
+    cases = {
+        "outside the snow band": _flattening(p["size"], p["drop_height"], 0.4),  # snow does not flatten to 0.4
+        "still moving": _flattening(p["size"], p["drop_height"], 0.9, creep=0.2),
+        "particles_kept fails": _flattening(p["size"], p["drop_height"], 0.9),
+    }
+    cases["particles_kept fails"].entities[1].series["count"][-5:] = 900.0  # material lost
+    for index, (why, scene) in enumerate(cases.items()):
+        monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir, scene=scene: scene)
+        case = _written(tmp_path, "snow_drop", draw.case, draw.files, index)
+        check = fresh_plastic.verify(case, tmp_path)
+        assert not check.ok and why.split(" fails")[0] in check.detail["reason"], (why, check.detail)
+    # a failed Genesis run drops the draw too
+    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: "the oracle's Genesis run ended error")
+    check = fresh_plastic.verify(_written(tmp_path, "snow_drop", draw.case, draw.files, 9), tmp_path)
+    assert not check.ok and "Genesis run ended" in check.detail["reason"]
+
+
+def get_written(case: Case) -> Case:
+    """The case as its folder now holds it (after the verification rewrote it)."""
+    return load_case(case.suite, case.folder)

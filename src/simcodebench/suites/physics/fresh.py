@@ -3,13 +3,15 @@
 Families, one module each: flat-ground rigid bodies (:mod:`.fresh_rigid`), drops (:mod:`.fresh_drops`), inclines
 (:mod:`.fresh_slopes`), projectiles and head-on collisions (:mod:`.fresh_flight`), collisions with friction or an
 offset (:mod:`.fresh_contacts`), tipping blocks (:mod:`.fresh_tipping`), elastic drops (:mod:`.fresh_particles`),
-a ball sinking in a pool (:mod:`.fresh_pool`) and water in tanks (:mod:`.fresh_liquids`). Each draws new numbers, writes
-them into the published case's text and oracle, and computes the physics checks from them, by the closed forms of
-the published case or by its bounds scaled with the drawn geometry. The clay and snow drops, the ball on the
-jelly slab, the floating ball and the domino chain have no generator (cases/physics/README.md says why).
+plastic drops (:mod:`.fresh_plastic`), a ball sinking in a pool (:mod:`.fresh_pool`) and water in tanks
+(:mod:`.fresh_liquids`). Each draws new numbers, writes them into the published case's text and oracle, and computes
+the physics checks from them, by the closed forms of the published case or by its bounds scaled with the drawn
+geometry; the plastic drops' flattening bounds are set from Genesis's run of the fresh oracle. The ball on the jelly
+slab, the floating ball and the domino chain have no generator (cases/physics/README.md says why).
 
-Verification is at the level of the parameters (:mod:`.fresh_verify`); the acceptance runs
-(benchmarks/fresh_variants_cfd_re4_physics.py) run the cases' oracles in Genesis.
+Verification is at the level of the parameters (:mod:`.fresh_verify`), plus the Genesis run of the plastic drops
+(:func:`.fresh_plastic.verify`); the acceptance runs (benchmarks/fresh_variants_cfd_re4_physics.py) run the cases'
+oracles in Genesis.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from simcodebench.suites.physics import (
     fresh_flight,
     fresh_liquids,
     fresh_particles,
+    fresh_plastic,
     fresh_pool,
     fresh_rigid,
     fresh_slopes,
@@ -45,6 +48,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_tipping.FAMILIES,
     **fresh_contacts.FAMILIES,
     **fresh_particles.FAMILIES,
+    **fresh_plastic.FAMILIES,
     **fresh_pool.FAMILIES,
     **fresh_liquids.FAMILIES,
 }
