@@ -56,8 +56,8 @@ class Measured:
 PUBLISHED: dict[str, Measured] = {
     "clay_drop": Measured({"z": 0.57, "xy": 2.16}, {"z": (0.1, 0.8), "xy": (1.2, 4.0)}),
     "clay_drop_low": Measured({"z": 0.7, "xy": 1.84}, {"z": (0.3, 0.95), "xy": (1.05, 3.0)}),
-    "snow_drop": Measured({"z": 0.0}, {"z": (0.7, 0.97)}),
-    "snow_drop_high": Measured({"z": 0.0}, {"z": (0.6, 0.97)}),
+    "snow_drop": Measured({"z": 0.87}, {"z": (0.7, 0.97)}),
+    "snow_drop_high": Measured({"z": 0.82}, {"z": (0.6, 0.97)}),
 }
 BANDS: dict[str, dict[str, tuple[float, float]]] = {
     "clay": {"z": (0.1, 0.95), "xy": (1.05, 4.0)},
