@@ -98,6 +98,8 @@ PUBLISHED = [
     ("jelly_drop", {"size": 0.2, "drop_height": 0.5}, {"domain_top": 0.7}),
     ("jelly_drop_stiff", {"size": 0.15, "drop_height": 0.6}, {"domain_top": 0.8}),
     ("rubber_ball_high", {"radius": 0.08, "drop_height": 0.7}, {"domain_top": 0.9}),
+    ("clay_drop", {"size": 0.2, "drop_height": 0.5}, {"domain_top": 0.7}),
+    ("snow_drop_high", {"size": 0.2, "drop_height": 0.8}, {"domain_top": 1.0}),
     # the published layer's 1.4-1.75 and the surge's 3-6 and 4-9, now scaled with the geometry
     ("water_drop_tank", {"size": 0.2, "tank_side": 0.3, "drop_height": 0.45}, {"spread": [1.4, 1.75]}),
     (
