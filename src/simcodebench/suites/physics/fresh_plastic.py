@@ -4,17 +4,22 @@ Drawn: the cube's side and its drop height (the material, the MPM grid and the s
 ones). The checks that follow from the draw are the elastic drops' (free fall at g, the body's size, the MPM
 domain's top 10 cm above it, no bounce above 0.15 of the fall, all particles kept). The checks that make these
 scenes what they are, the plastic flattening of clay and the compaction of snow (the final height over the
-initial one, and clay's spread), have no closed form: they are measured, as the published bounds were, by
-Genesis's own run of the fresh oracle (:func:`verify`, at the video length of the suite's variant), and the
-bounds are set around the measured value with the published case's own relative margins (:func:`bounds`): the
-published bounds divided by the published scene's value measured the same way (:data:`PUBLISHED`), clipped to
-the material's band (:data:`BANDS`, the union of its published scenes' bounds: what "flattens" and "compacts"
-mean here). A draw whose run leaves a check that follows from the draw failing, whose body is not at rest by
-the end, or whose measured ratio falls outside its material's band, is dropped.
+initial one, and clay's spread), have no closed form. They were measured in Genesis for the published scenes
+(:data:`PUBLISHED`, two drop heights per material); a fresh draw's ratio is predicted from those by the monotone
+relation they show, linear in the drop height through the material's two published points (:func:`predicted`),
+and its bounds are the published case's bounds scaled by the predicted ratio over the published one (the same
+relative margins), clipped to the material's band (:data:`BANDS`; :func:`bounds`). The verification then runs
+the fresh oracle in Genesis (:func:`verify`, at the video length of the suite's variant): the draw is kept only
+when the run passes every check, the body lies still at the end, and each measured ratio is within
+:data:`TOLERANCE` of its prediction. The case itself holds no measured number: Genesis's MPM sampler places the
+particles at random (SPlisHSPlasH's volume sampling, a new sample per run), which moves a snow block's final
+height by a few per cent from run to run, so a measured ratio written into the case would make the same seed
+write other bytes; the prediction does not move, and the run only decides whether the draw is kept.
 """
 
 from __future__ import annotations
 
+import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +30,9 @@ import numpy as np
 from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshCheck, family_of
 from simcodebench.core.fresh_edits import Edits, Param, number
-from simcodebench.core.io import read_yaml
 from simcodebench.suites.physics.fresh_common import Family, G, Params, cm, f, fall_time
+
+LOG = logging.getLogger(__name__)
 
 DOMAIN_MARGIN = 0.1
 """Room (m) above the cube's top in the MPM domain, as the published 50 and 80 cm drops keep."""
@@ -35,7 +41,7 @@ BOUNCE_MAX = 0.15
 IMPACT_S = 0.25
 """Seconds from first contact until the published plastic bodies lie still (their smoke runs, 1 s)."""
 DIGITS = 2
-"""Decimals a measured ratio is kept to (1 % of the cube's height): a rerun on this machine rounds the same."""
+"""Decimals of a predicted ratio (1 % of the cube's height)."""
 BOUND_DIGITS = 3
 """Decimals of a derived bound."""
 REST_TOLERANCE = 0.02
@@ -43,10 +49,17 @@ REST_TOLERANCE = 0.02
 REST_SHARE = 0.2
 
 
+TOLERANCE = 0.15
+"""A fresh run's ratio may differ from its prediction by this share of it: five times the spread of the snow
+block's ratio over runs of one scene (0.82-0.87 from 80 cm, the particle sampling; the results file)."""
+
+
 @dataclass(frozen=True)
 class Measured:
-    """One published scene's measured ratios (``axis``: ``z`` height, ``xy`` spread) and its published bounds."""
+    """One published scene: its drop height, its measured ratios (``axis``: ``z`` height, ``xy`` spread) and its
+    published bounds."""
 
+    drop_height: float
     value: dict[str, float]
     published: dict[str, tuple[float, float]]
 
@@ -54,10 +67,10 @@ class Measured:
 # The published scenes' ratios in Genesis 1.4.5 on CPU at physics@smoke (1 s), measured by this module's run
 # (benchmarks/results/fresh-variants-physics-plastic.md), beside the bounds their case.yaml declares.
 PUBLISHED: dict[str, Measured] = {
-    "clay_drop": Measured({"z": 0.57, "xy": 2.16}, {"z": (0.1, 0.8), "xy": (1.2, 4.0)}),
-    "clay_drop_low": Measured({"z": 0.7, "xy": 1.84}, {"z": (0.3, 0.95), "xy": (1.05, 3.0)}),
-    "snow_drop": Measured({"z": 0.87}, {"z": (0.7, 0.97)}),
-    "snow_drop_high": Measured({"z": 0.82}, {"z": (0.6, 0.97)}),
+    "clay_drop": Measured(0.5, {"z": 0.57, "xy": 2.16}, {"z": (0.1, 0.8), "xy": (1.2, 4.0)}),
+    "clay_drop_low": Measured(0.35, {"z": 0.7, "xy": 1.84}, {"z": (0.3, 0.95), "xy": (1.05, 3.0)}),
+    "snow_drop": Measured(0.5, {"z": 0.87}, {"z": (0.7, 0.97)}),
+    "snow_drop_high": Measured(0.8, {"z": 0.82}, {"z": (0.6, 0.97)}),
 }
 BANDS: dict[str, dict[str, tuple[float, float]]] = {
     "clay": {"z": (0.1, 0.95), "xy": (1.05, 4.0)},
@@ -72,12 +85,21 @@ def material(family: str) -> str:
     return family.split("_")[0]
 
 
-def bounds(measured: float, family: str, axis: str) -> tuple[float, float]:
-    """The bounds of a fresh ratio ``measured`` along ``axis``: the published case's bounds scaled by the
-    measured ratio over the published one (the same relative margins), clipped to the material's band."""
+def predicted(family: str, axis: str, drop_height: float) -> float:
+    """The ratio along ``axis`` of a fresh drop from ``drop_height`` (centre, m), to 0.01: linear in the drop
+    height through the ratios of the material's two published scenes (extrapolated past them)."""
+    (h0, r0), (h1, r1) = sorted(
+        (m.drop_height, m.value[axis]) for name, m in PUBLISHED.items() if material(name) == material(family)
+    )
+    return round(r0 + (r1 - r0) * (drop_height - h0) / (h1 - h0), DIGITS)
+
+
+def bounds(ratio: float, family: str, axis: str) -> tuple[float, float]:
+    """The bounds of a fresh scene whose ratio along ``axis`` is ``ratio``: the published case's bounds scaled by
+    that ratio over the published one (the same relative margins), clipped to the material's band."""
     reference = PUBLISHED[family]
     low, high = reference.published[axis]
-    scale = measured / reference.value[axis]
+    scale = ratio / reference.value[axis]
     band_low, band_high = BANDS[material(family)][axis]
     return max(round(low * scale, BOUND_DIGITS), band_low), min(round(high * scale, BOUND_DIGITS), band_high)
 
@@ -86,10 +108,19 @@ def _axes(family: str) -> tuple[str, ...]:
     return tuple(PUBLISHED[family].value)
 
 
-def _reference(p: Params) -> Params:
-    top = np.ceil(round((p["drop_height"] + p["size"] / 2 + DOMAIN_MARGIN) * 20, 6)) / 20
-    measured = {k: p[k] for k in sorted(p) if k.startswith("measured_")}
-    return {"g": G, "size": p["size"], "drop_height": p["drop_height"], "domain_top": round(float(top), 2), **measured}
+def _reference(family: str) -> Any:
+    def reference(p: Params) -> Params:
+        top = np.ceil(round((p["drop_height"] + p["size"] / 2 + DOMAIN_MARGIN) * 20, 6)) / 20
+        ratios = {f"predicted_{axis}": predicted(family, axis, p["drop_height"]) for axis in _axes(family)}
+        return {
+            "g": G,
+            "size": p["size"],
+            "drop_height": p["drop_height"],
+            "domain_top": round(float(top), 2),
+            **ratios,
+        }
+
+    return reference
 
 
 def _body(p: Params) -> dict[str, Any]:
@@ -107,8 +138,7 @@ def _checks(family: str) -> Any:
             {"check": "bounce_fraction", "object": body, "min": 0.0, "max": BOUNCE_MAX},
         ]
         for axis in _axes(family):
-            key = f"measured_{axis}"
-            low, high = bounds(p[key], family, axis) if key in p else PUBLISHED[family].published[axis]
+            low, high = bounds(p[f"predicted_{axis}"], family, axis)
             found.append({"check": "extent_ratio", "object": body, "axis": axis, "min": low, "max": high})
         return found
 
@@ -152,7 +182,7 @@ def _plastic(family: str, size: Param, height: Param, edits: Any) -> Family:
         params={"size": size, "drop_height": height},
         materials={},
         edits=edits,
-        reference=_reference,
+        reference=_reference(family),
         checks=_checks(family),
         scene=_scene,
         settle_s=lambda p: fall_time(p["drop_height"] - p["size"] / 2) + IMPACT_S,
@@ -199,31 +229,31 @@ def run_oracle(case: Case, workdir: Path) -> Any:
 
 
 def measure(case: Case, scene: Any) -> tuple[dict[str, float], list[str]]:
-    """The ratios a fresh case's bounds are set from, rounded to :data:`DIGITS` decimals (``measured_z``,
-    ``measured_xy``), and what in the run rules the draw out: a check that follows from the draw failing, a body
-    not at rest by the end, a ratio outside its material's band."""
+    """The run's ratios (``z``, ``xy``) as the extent checks compute them, and what in the run rules the draw out:
+    a declared check failing, a ratio outside its material's band or off its prediction by more than
+    :data:`TOLERANCE`, a body not at rest by the end."""
     from simcodebench.suites.physics.checks import run_checks
     from simcodebench.suites.physics.checks_particles import extent_ratio
 
     family = family_of(case.id) or case.id
-    checks = case.hidden.scoring["checks"]
+    params, checks = case.hidden.reference["params"], case.hidden.scoring["checks"]
     problems = [
-        f"{r.name} fails in the oracle's run: {r.detail or r.value}"
-        for spec, r in zip(checks, run_checks(scene, checks), strict=True)
-        if spec["check"] != "extent_ratio" and not r.passed
+        f"{r.name} fails in the oracle's run: {r.detail or r.value}" for r in run_checks(scene, checks) if not r.passed
     ]
     measured: dict[str, float] = {}
     for axis in _axes(family):
-        spec = {"object": _body(case.hidden.reference["params"]), "axis": axis}
-        value = extent_ratio(scene, spec).value
+        value = extent_ratio(scene, {"object": _body(params), "axis": axis}).value
         if value is None:
             problems.append(f"no {axis} ratio in the run")
             continue
-        measured[f"measured_{axis}"] = round(float(value), DIGITS)
+        measured[axis] = float(value)
         low, high = BANDS[material(family)][axis]
         if not low < value < high:
             problems.append(f"the {axis} ratio {value:.3f} is outside the {material(family)} band [{low}, {high}]")
-    problems += _at_rest(scene, case.hidden.reference["params"])
+        expected = params[f"predicted_{axis}"]
+        if abs(value - expected) > TOLERANCE * expected:
+            problems.append(f"the {axis} ratio {value:.3f} is off its prediction {expected} by more than {TOLERANCE:g}")
+    problems += _at_rest(scene, params)
     return measured, problems
 
 
@@ -243,26 +273,10 @@ def _at_rest(scene: Any, params: Params) -> list[str]:
     return []
 
 
-def rewrite(case: Case, measured: dict[str, float]) -> dict[str, Any]:
-    """Write the measured ratios into the case's reference parameters and its extent checks' bounds
-    (``case.yaml`` in the case folder); the new reference parameters."""
-    from simcodebench.pipeline.generate import _dump_yaml
-
-    family = FAMILIES[family_of(case.id) or case.id]
-    path = case.folder / "case.yaml"
-    data = read_yaml(path)
-    params = family.reference({**data["hidden"]["reference"]["params"], **measured})
-    data["hidden"]["reference"]["params"] = params
-    data["hidden"]["scoring"]["checks"] = family.checks(params)
-    path.write_text(_dump_yaml(data), encoding="utf-8")
-    return params
-
-
 def verify(case: Case, workdir: Path) -> FreshCheck:
-    """The parameter-level verification of :mod:`.fresh_verify`, then Genesis's run of the fresh oracle: the
-    measured ratios written into the case and its bounds set from them (module docstring), and the rewritten
-    case verified again at the parameter level."""
-    from simcodebench.core.cases import load_case
+    """The parameter-level verification of :mod:`.fresh_verify`, then Genesis's run of the fresh oracle, which
+    must bear the predicted ratios out (:func:`measure`). The measured ratios go to the log, not into the
+    verdict's detail: they move from run to run (module docstring), and the generation report must not."""
     from simcodebench.suites.physics import fresh_verify
 
     first = fresh_verify.verify(case, workdir)
@@ -272,14 +286,11 @@ def verify(case: Case, workdir: Path) -> FreshCheck:
     if isinstance(scene, str):
         return FreshCheck(ok=False, detail={**first.detail, "reason": scene})
     measured, problems = measure(case, scene)
-    detail = {**first.detail, **measured}
+    LOG.info("%s: Genesis ratios %s; %s", case.id, {k: round(v, 4) for k, v in measured.items()}, problems or "kept")
+    detail = {**first.detail, "genesis_run": f"every check passes, ratios within {TOLERANCE:g} of the prediction"}
     if problems:
-        return FreshCheck(ok=False, detail={**detail, "reason": "; ".join(problems)})
-    rewrite(case, measured)
-    again = fresh_verify.verify(load_case(case.suite, case.folder), workdir)
-    checks = load_case(case.suite, case.folder).hidden.scoring["checks"]
-    detail["bounds"] = {c["axis"]: [c["min"], c["max"]] for c in checks if c["check"] == "extent_ratio"}
-    return FreshCheck(ok=again.ok, detail={**detail, **({} if again.ok else {"reason": again.detail["reason"]})})
+        return FreshCheck(ok=False, detail={**first.detail, "reason": "; ".join(problems)})
+    return FreshCheck(ok=True, detail=detail)
 
 
 def measured_family(case: Case) -> bool:
