@@ -6,12 +6,12 @@ offset (:mod:`.fresh_contacts`), tipping blocks (:mod:`.fresh_tipping`), elastic
 plastic drops (:mod:`.fresh_plastic`), a ball sinking in a pool (:mod:`.fresh_pool`) and water in tanks
 (:mod:`.fresh_liquids`). Each draws new numbers, writes them into the published case's text and oracle, and computes
 the physics checks from them, by the closed forms of the published case or by its bounds scaled with the drawn
-geometry; the plastic drops' flattening bounds are set from Genesis's run of the fresh oracle. The ball on the jelly
+geometry; the plastic drops' flattening is predicted from the published scenes' Genesis runs. The ball on the jelly
 slab, the floating ball and the domino chain have no generator (cases/physics/README.md says why).
 
-Verification is at the level of the parameters (:mod:`.fresh_verify`), plus the Genesis run of the plastic drops
-(:func:`.fresh_plastic.verify`); the acceptance runs (benchmarks/fresh_variants_cfd_re4_physics.py) run the cases'
-oracles in Genesis.
+Verification is at the level of the parameters (:mod:`.fresh_verify`), plus a Genesis run of each plastic drop
+that must bear its prediction out (:func:`.fresh_plastic.verify`); the acceptance runs
+(benchmarks/fresh_variants_cfd_re4_physics.py) run the cases' oracles in Genesis.
 """
 
 from __future__ import annotations

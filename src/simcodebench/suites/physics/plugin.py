@@ -61,15 +61,16 @@ class PhysicsSuite(SuitePlugin):
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
         """New sizes, heights, angles, speeds, friction, layouts and materials of 37 scenes in eleven families, their
-        checks computed from the draw (:mod:`.fresh`; the clay and snow drops' flattening measured by Genesis in
-        the verification); the ball-on-jelly, floating-ball and domino scenes have none."""
+        checks computed from the draw (:mod:`.fresh`; the clay and snow drops' flattening predicted from the
+        published scenes' Genesis runs and checked by a Genesis run in the verification); the ball-on-jelly,
+        floating-ball and domino scenes have none."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
         """Parameter-level: the oracle, run against a recording stand-in for Genesis, builds the drawn scene; the
         checks are their closed forms; the draw can run as stated; the motion settles within the shortest video
-        (:func:`.fresh_verify.verify`); no Genesis run, except for the clay and snow drops, whose flattening bounds
-        are set from Genesis's run of the fresh oracle (:func:`.fresh_plastic.verify`)."""
+        (:func:`.fresh_verify.verify`); no Genesis run, except for the clay and snow drops, whose predicted
+        flattening Genesis's run of the fresh oracle must bear out (:func:`.fresh_plastic.verify`)."""
         if fresh_plastic.measured_family(case):
             return fresh_plastic.verify(case, workdir)
         return fresh_verify.verify(case, workdir)
