@@ -19,6 +19,7 @@ from simcodebench.core.cases import get_case
 from simcodebench.core.fresh import out_of_range
 from simcodebench.suites.physics import fresh, fresh_plastic, fresh_verify, scorer
 from simcodebench.suites.physics.checks import CHECKS
+from simcodebench.suites.physics.plugin import PhysicsSuite
 from simcodebench.suites.physics.scene_probe import probe
 from simcodebench.suites.physics.state import Entity, Scene
 
@@ -340,13 +341,13 @@ def test_plastic_verification_keeps_a_run_that_bears_the_prediction_out(
     monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: run)
     case = _written(tmp_path, family, draw.case, draw.files)
     before = (case.folder / "case.yaml").read_bytes()
-    check = fresh_plastic.verify(case, tmp_path)
+    check = PhysicsSuite().verify_fresh_case(case, tmp_path)
     assert check.ok, check.detail
     assert (case.folder / "case.yaml").read_bytes() == before and "genesis_run" in check.detail
     if family == "clay_drop":  # clay's spread is gated too: 20 % under its prediction, dropped
         narrow = _flattening(p["size"], p["drop_height"], ratio, spread=0.8 * p["predicted_xy"])
         monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: narrow)
-        check = fresh_plastic.verify(case, tmp_path)
+        check = PhysicsSuite().verify_fresh_case(case, tmp_path)
         assert not check.ok and "the xy ratio" in check.detail["reason"]
 
 
@@ -363,9 +364,9 @@ def test_plastic_verification_drops_runs_that_do_not_behave(tmp_path: Path, monk
     for index, (why, scene) in enumerate(cases.items()):
         monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir, scene=scene: scene)
         case = _written(tmp_path, "snow_drop", draw.case, draw.files, index)
-        check = fresh_plastic.verify(case, tmp_path)
+        check = PhysicsSuite().verify_fresh_case(case, tmp_path)
         assert not check.ok and why.split(" fails")[0] in check.detail["reason"], (why, check.detail)
     # a failed Genesis run drops the draw too
     monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: "the oracle's Genesis run ended error")
-    check = fresh_plastic.verify(_written(tmp_path, "snow_drop", draw.case, draw.files, 9), tmp_path)
+    check = PhysicsSuite().verify_fresh_case(_written(tmp_path, "snow_drop", draw.case, draw.files, 9), tmp_path)
     assert not check.ok and "Genesis run ended" in check.detail["reason"]

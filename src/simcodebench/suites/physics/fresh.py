@@ -10,7 +10,7 @@ geometry; the plastic drops' flattening is predicted from the published scenes' 
 slab, the floating ball and the domino chain have no generator (cases/physics/README.md says why).
 
 Verification is at the level of the parameters (:mod:`.fresh_verify`), plus a Genesis run of each plastic drop
-that must bear its prediction out (:func:`.fresh_plastic.verify`); the acceptance runs
+that must bear its prediction out (:func:`.fresh_plastic.genesis_gate`); the acceptance runs
 (benchmarks/fresh_variants_cfd_re4_physics.py) run the cases' oracles in Genesis.
 """
 

@@ -9,7 +9,7 @@ initial one, and clay's spread), have no closed form. They were measured in Gene
 relation they show, linear in the drop height through the material's two published points (:func:`predicted`),
 and its bounds are the published case's bounds scaled by the predicted ratio over the published one (the same
 relative margins), clipped to the material's band (:data:`BANDS`; :func:`bounds`). The verification then runs
-the fresh oracle in Genesis (:func:`verify`, at the video length of the suite's variant): the draw is kept only
+the fresh oracle in Genesis (:func:`genesis_gate`, at the video length of the suite's variant): the draw is kept only
 when the run passes every check, the body lies still at the end, and each measured ratio is within
 :data:`TOLERANCE` of its prediction. The case itself holds no measured number: Genesis's MPM sampler places the
 particles at random (SPlisHSPlasH's volume sampling, a new sample per run), which moves a snow block's final
@@ -277,26 +277,24 @@ def _at_rest(scene: Any, params: Params) -> list[str]:
     return []
 
 
-def verify(case: Case, workdir: Path) -> FreshCheck:
-    """The parameter-level verification of :mod:`.fresh_verify`, then Genesis's run of the fresh oracle, which
-    must bear the predicted ratios out (:func:`measure`). The measured ratios go to the log, not into the
-    verdict's detail: they move from run to run (module docstring), and the generation report must not."""
-    from simcodebench.suites.physics import fresh_verify
-
-    first = fresh_verify.verify(case, workdir)
-    if not first.ok:
-        return first
+def genesis_gate(case: Case, workdir: Path, parameter_level: FreshCheck) -> FreshCheck:
+    """The verdict on a fresh plastic drop: its parameter-level verification (``parameter_level``, from
+    :func:`.fresh_verify.verify`), then Genesis's run of the fresh oracle, which must bear the predicted ratios out
+    (:func:`measure`). The measured ratios go to the log, not into the verdict's detail: they move from run to run
+    (module docstring), and the generation report must not."""
+    if not parameter_level.ok:
+        return parameter_level
     scene = run_oracle(case, workdir / "genesis")
     if isinstance(scene, str):
-        return FreshCheck(ok=False, detail={**first.detail, "reason": scene})
+        return FreshCheck(ok=False, detail={**parameter_level.detail, "reason": scene})
     measured, problems = measure(case, scene)
     LOG.info("%s: Genesis ratios %s; %s", case.id, {k: round(v, 4) for k, v in measured.items()}, problems or "kept")
-    detail = {**first.detail, "genesis_run": f"every check passes, ratios within {TOLERANCE:g} of the prediction"}
     if problems:
-        return FreshCheck(ok=False, detail={**first.detail, "reason": "; ".join(problems)})
-    return FreshCheck(ok=True, detail=detail)
+        return FreshCheck(ok=False, detail={**parameter_level.detail, "reason": "; ".join(problems)})
+    gate = f"every check passes, ratios within {TOLERANCE:g} of the prediction"
+    return FreshCheck(ok=True, detail={**parameter_level.detail, "genesis_run": gate})
 
 
 def measured_family(case: Case) -> bool:
-    """Whether ``case`` is a fresh plastic drop, verified by a Genesis run (:func:`verify`)."""
+    """Whether ``case`` is a fresh plastic drop, verified by a Genesis run as well (:func:`genesis_gate`)."""
     return (family_of(case.id) or "") in FAMILIES

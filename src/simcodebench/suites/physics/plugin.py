@@ -70,10 +70,11 @@ class PhysicsSuite(SuitePlugin):
         """Parameter-level: the oracle, run against a recording stand-in for Genesis, builds the drawn scene; the
         checks are their closed forms; the draw can run as stated; the motion settles within the shortest video
         (:func:`.fresh_verify.verify`); no Genesis run, except for the clay and snow drops, whose predicted
-        flattening Genesis's run of the fresh oracle must bear out (:func:`.fresh_plastic.verify`)."""
+        flattening Genesis's run of the fresh oracle must bear out (:func:`.fresh_plastic.genesis_gate`)."""
+        check = fresh_verify.verify(case, workdir)
         if fresh_plastic.measured_family(case):
-            return fresh_plastic.verify(case, workdir)
-        return fresh_verify.verify(case, workdir)
+            return fresh_plastic.genesis_gate(case, workdir, check)
+        return check
 
     def oracle_source(self, case: Case) -> str:
         """The oracle with the suite's video contract."""
