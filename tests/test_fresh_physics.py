@@ -1,7 +1,8 @@
 """Fresh physics scenes: draws are seeded, in range and new; the checks follow the drawn numbers by their closed
 forms (checked against the published cases' own hand-worked values); the parameter-level verification runs the
 oracle against a recording stand-in for Genesis and drops a scene whose oracle, closed forms or checks do not
-match the draw, that cannot run as stated, or whose motion outlasts the smoke video. No Genesis run here."""
+match the draw, that cannot run as stated, or whose motion outlasts the smoke video. The plastic drops' bounds,
+measured by Genesis in their verification, are derived here from hand-made recordings. No Genesis run here."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ import pytest
 from fresh_support import write_case
 
 from simcodebench.agents.backends.mutant import build_mutant, mutant_names
-from simcodebench.core.cases import get_case
+from simcodebench.core.cases import get_case, load_suite_cases
 from simcodebench.core.fresh import out_of_range
-from simcodebench.suites.physics import fresh, fresh_float, fresh_verify, scorer
+from simcodebench.core.project import cases_root
+from simcodebench.suites.physics import fresh, fresh_float, fresh_plastic, fresh_verify, scorer
 from simcodebench.suites.physics.checks import CHECKS
+from simcodebench.suites.physics.plugin import PhysicsSuite
 from simcodebench.suites.physics.scene_probe import probe
+from simcodebench.suites.physics.state import Entity, Scene
 
 
 def _draw(family: str, seed: int = 11):
@@ -96,6 +100,8 @@ PUBLISHED = [
     ("jelly_drop", {"size": 0.2, "drop_height": 0.5}, {"domain_top": 0.7}),
     ("jelly_drop_stiff", {"size": 0.15, "drop_height": 0.6}, {"domain_top": 0.8}),
     ("rubber_ball_high", {"radius": 0.08, "drop_height": 0.7}, {"domain_top": 0.9}),
+    ("clay_drop", {"size": 0.2, "drop_height": 0.5}, {"domain_top": 0.7}),
+    ("snow_drop_high", {"size": 0.2, "drop_height": 0.8}, {"domain_top": 1.0}),
     # the published layer's 1.4-1.75 and the surge's 3-6 and 4-9, now scaled with the geometry
     ("water_drop_tank", {"size": 0.2, "tank_side": 0.3, "drop_height": 0.45}, {"spread": [1.4, 1.75]}),
     (
@@ -300,11 +306,128 @@ def test_the_floating_ball_follows_archimedes_in_the_water_genesis_settles_into(
     assert spec.problems(spec.reference({**pine, "radius": 0.07, "material": "oak", "density": 700.0}))
 
 
-def test_other_scenes_have_no_generator() -> None:
-    for name in (
-        "clay_drop",
-        "clay_drop_low",
-        "snow_drop",
-        "snow_drop_high",
-    ):
-        assert fresh.fresh_draw(get_case("physics", name), np.random.default_rng(1)) is None
+def test_every_published_scene_has_a_generator() -> None:
+    published = {case.id for case in load_suite_cases(cases_root() / "physics", None)}
+    assert set(fresh.FAMILIES) == published
+
+
+# --- plastic drops: bounds set from a measured run (fresh_plastic) ---------------------------------------------
+
+
+def _flattening(
+    size: float, drop_height: float, ratio: float, creep: float = 0.0, spread: float | None = None, steps: int = 30
+) -> Scene:
+    """A hand-made recording of a cube of side ``size`` dropped from centre height ``drop_height`` at 30 fps:
+    free fall at g, a dead landing, then its height ``ratio`` times the initial and its width ``spread`` times
+    (default: grown to keep the volume), its height shrinking by ``creep`` more over the rest of the run (a body
+    still moving at the end)."""
+    dt, half = 1.0 / 30.0, size / 2
+    z, half_extent, height, vz, landed_at = np.empty(steps), np.tile([half] * 3, (steps, 1)), drop_height, 0.0, None
+    for k in range(steps):
+        if landed_at is not None:
+            r = ratio - creep * (k - landed_at) / (steps - landed_at)
+            wide = half * (spread if spread is not None else 1 / np.sqrt(r))
+            half_extent[k] = [wide, wide, half * r]
+            height = half * r
+        z[k] = height
+        if landed_at is None:
+            height, vz = height + vz * dt - 0.5 * 9.81 * dt * dt, vz - 9.81 * dt
+            if height < half:
+                landed_at = k + 1
+    centroid = np.column_stack([np.zeros(steps), np.zeros(steps), z])
+    series = {
+        "centroid": centroid,
+        "lo": centroid - half_extent,
+        "hi": centroid + half_extent,
+        "count": np.full(steps, 1000.0),
+        "nonfinite": np.zeros(steps),
+    }
+    body = Entity(1, "box", "mpm", {"size": [size] * 3}, t=np.arange(steps) * dt, series=series)
+    return Scene(dt, np.array([0.0, 0.0, -9.81]), steps, [Entity(0, "plane", "rigid", {}, fixed=True), body])
+
+
+PLASTIC = ("clay_drop", "clay_drop_low", "snow_drop", "snow_drop_high")
+
+
+@pytest.mark.parametrize("family", PLASTIC)
+def test_plastic_bounds_scale_the_published_margins(family: str) -> None:
+    published = get_case("physics", family)
+    declared = {
+        c["axis"]: (c["min"], c["max"]) for c in published.hidden.scoring["checks"] if c["check"] == "extent_ratio"
+    }
+    reference = fresh_plastic.PUBLISHED[family]
+    assert reference.published == declared  # the margins are taken from the case's own bounds
+    for axis, (low, high) in declared.items():
+        assert low < reference.value[axis] < high  # the published scene passes its own check
+        # the published value gives the published bounds back; a ratio 10 % higher, bounds 10 % higher (clipped)
+        assert fresh_plastic.bounds(reference.value[axis], family, axis) == (low, high)
+        band_low, band_high = fresh_plastic.BANDS[fresh_plastic.material(family)][axis]
+        up = fresh_plastic.bounds(1.1 * reference.value[axis], family, axis)
+        assert up == (max(round(1.1 * low, 3), band_low), min(round(1.1 * high, 3), band_high))
+
+
+def test_plastic_predictions_and_bounds_by_hand() -> None:
+    # linear in the drop height through the material's two published points: clay 0.70 at 0.35 m, 0.57 at 0.5 m
+    assert fresh_plastic.predicted("clay_drop", "z", 0.41) == 0.65  # 0.70 - 0.13 x 0.06 / 0.15 = 0.648
+    assert fresh_plastic.predicted("clay_drop_low", "xy", 0.425) == 2.0  # 1.84 + 0.32 / 2
+    assert fresh_plastic.predicted("snow_drop", "z", 0.62) == 0.85  # 0.87 - 0.05 x 0.12 / 0.3
+    assert fresh_plastic.predicted("snow_drop_high", "z", 0.9) == 0.80  # past 0.8 m: 0.82 - 0.05 / 3
+    assert fresh_plastic.predicted("clay_drop", "z", 0.5) == 0.57  # the published points themselves
+    # snow from 50 cm: a fresh block predicted at 0.80 gets the published 0.7-0.97 times 0.80 / 0.87
+    assert fresh_plastic.bounds(0.80, "snow_drop", "z") == (0.644, 0.892)
+    # clay's lower bound is clipped to the material's band: 0.1 x 0.12 / 0.57 would be below 0.1
+    assert fresh_plastic.bounds(0.12, "clay_drop", "z")[0] == 0.1
+
+
+def test_plastic_measurements_flatten_more_from_higher() -> None:
+    # the measured reference's sanity: the same material flattens (compacts) more from the higher drop
+    measured = fresh_plastic.PUBLISHED
+    assert measured["clay_drop"].value["z"] < measured["clay_drop_low"].value["z"]
+    assert measured["clay_drop"].value["xy"] > measured["clay_drop_low"].value["xy"]
+    assert measured["snow_drop_high"].value["z"] < measured["snow_drop"].value["z"]
+
+
+@pytest.mark.parametrize("family", ["clay_drop", "snow_drop_high"])
+def test_plastic_verification_keeps_a_run_that_bears_the_prediction_out(
+    family: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    draw = _draw(family)
+    p = draw.case["hidden"]["reference"]["params"]
+    assert p["predicted_z"] == fresh_plastic.predicted(family, "z", p["drop_height"])
+    extent = {c["axis"]: c for c in draw.case["hidden"]["scoring"]["checks"] if c["check"] == "extent_ratio"}
+    assert (extent["z"]["min"], extent["z"]["max"]) == fresh_plastic.bounds(p["predicted_z"], family, "z")
+    # a run 5 % off the prediction (the sampling's scatter): kept, the case untouched
+    ratio, spread = 1.05 * p["predicted_z"], 0.95 * p.get("predicted_xy", 1.0)
+    run = _flattening(p["size"], p["drop_height"], ratio, spread=spread)
+    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: run)
+    case = _written(tmp_path, family, draw.case, draw.files)
+    before = (case.folder / "case.yaml").read_bytes()
+    check = PhysicsSuite().verify_fresh_case(case, tmp_path)
+    assert check.ok, check.detail
+    assert (case.folder / "case.yaml").read_bytes() == before and "genesis_run" in check.detail
+    if family == "clay_drop":  # clay's spread is gated too: 20 % under its prediction, dropped
+        narrow = _flattening(p["size"], p["drop_height"], ratio, spread=0.8 * p["predicted_xy"])
+        monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: narrow)
+        check = PhysicsSuite().verify_fresh_case(case, tmp_path)
+        assert not check.ok and "the xy ratio" in check.detail["reason"]
+
+
+def test_plastic_verification_drops_runs_that_do_not_behave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    draw = _draw("snow_drop")
+    p = draw.case["hidden"]["reference"]["params"]
+    cases = {
+        "outside the snow band": _flattening(p["size"], p["drop_height"], 0.5),  # snow does not flatten to 0.5
+        "off its prediction": _flattening(p["size"], p["drop_height"], 0.8 * p["predicted_z"]),
+        "still moving": _flattening(p["size"], p["drop_height"], p["predicted_z"], creep=0.2),
+        "particles_kept fails": _flattening(p["size"], p["drop_height"], p["predicted_z"]),
+    }
+    cases["particles_kept fails"].entities[1].series["count"][-5:] = 900.0  # material lost
+    for index, (why, scene) in enumerate(cases.items()):
+        monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir, scene=scene: scene)
+        case = _written(tmp_path, "snow_drop", draw.case, draw.files, index)
+        check = PhysicsSuite().verify_fresh_case(case, tmp_path)
+        assert not check.ok and why.split(" fails")[0] in check.detail["reason"], (why, check.detail)
+    # a failed Genesis run drops the draw too
+    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: "the oracle's Genesis run ended error")
+    check = PhysicsSuite().verify_fresh_case(_written(tmp_path, "snow_drop", draw.case, draw.files, 9), tmp_path)
+    assert not check.ok and "Genesis run ended" in check.detail["reason"]

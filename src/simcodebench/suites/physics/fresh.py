@@ -4,13 +4,14 @@ Families, one module each: flat-ground rigid bodies (:mod:`.fresh_rigid`), drops
 (:mod:`.fresh_slopes`), projectiles and head-on collisions (:mod:`.fresh_flight`), collisions with friction or an
 offset (:mod:`.fresh_contacts`), tipping blocks (:mod:`.fresh_tipping`), elastic drops (:mod:`.fresh_particles`),
 a ball sinking in a pool (:mod:`.fresh_pool`), water in tanks (:mod:`.fresh_liquids`), the domino chain and the
-ball on the jelly slab scaled by geometric similarity (:mod:`.fresh_scaled`) and the floating ball by Archimedes
-in the water Genesis settles into (:mod:`.fresh_float`). Each draws new numbers, writes them into the published
-case's text and oracle, and computes the physics checks from them, by the closed forms of the published case or
-by its bounds scaled with the drawn geometry. The clay and snow drops have no generator (cases/physics/README.md
-says why).
+ball on the jelly slab scaled by geometric similarity (:mod:`.fresh_scaled`), the floating ball by Archimedes in
+the water Genesis settles into (:mod:`.fresh_float`) and the plastic drops (:mod:`.fresh_plastic`). Each draws
+new numbers, writes them into the published case's text and oracle, and computes the physics checks from them, by
+the closed forms of the published case or by its bounds scaled with the drawn geometry; the plastic drops'
+flattening is predicted from the published scenes' Genesis runs, and a Genesis run of the fresh oracle checks it.
 
-Verification is at the level of the parameters (:mod:`.fresh_verify`); the acceptance runs
+Verification is at the level of the parameters (:mod:`.fresh_verify`), plus a Genesis run of each plastic drop
+that must bear its prediction out (:func:`.fresh_plastic.genesis_gate`); the acceptance runs
 (benchmarks/fresh_variants_cfd_re4_physics.py) run the cases' oracles in Genesis.
 """
 
@@ -33,6 +34,7 @@ from simcodebench.suites.physics import (
     fresh_float,
     fresh_liquids,
     fresh_particles,
+    fresh_plastic,
     fresh_pool,
     fresh_rigid,
     fresh_scaled,
@@ -49,6 +51,7 @@ FAMILIES: dict[str, Family] = {
     **fresh_tipping.FAMILIES,
     **fresh_contacts.FAMILIES,
     **fresh_particles.FAMILIES,
+    **fresh_plastic.FAMILIES,
     **fresh_pool.FAMILIES,
     **fresh_liquids.FAMILIES,
     **fresh_scaled.FAMILIES,

@@ -12,7 +12,7 @@ from simcodebench.core.cases import Case
 from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import ContextPiece, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
-from simcodebench.suites.physics import fresh, fresh_verify, report, scorer
+from simcodebench.suites.physics import fresh, fresh_plastic, fresh_verify, report, scorer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,16 +60,21 @@ class PhysicsSuite(SuitePlugin):
         scorer.prepare_run(case, run_dir)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New sizes, heights, angles, speeds, friction, layouts and materials of 33 scenes in ten families, their
-        checks computed from the draw (:mod:`.fresh`); the clay, snow, ball-on-jelly, floating-ball and domino scenes
-        have none."""
+        """New sizes, heights, angles, speeds, friction, layouts and materials of 37 scenes in eleven families, their
+        checks computed from the draw (:mod:`.fresh`; the clay and snow drops' flattening predicted from the
+        published scenes' Genesis runs and checked by a Genesis run in the verification); the ball-on-jelly,
+        floating-ball and domino scenes have none."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
         """Parameter-level: the oracle, run against a recording stand-in for Genesis, builds the drawn scene; the
         checks are their closed forms; the draw can run as stated; the motion settles within the shortest video
-        (:func:`.fresh_verify.verify`); no Genesis run."""
-        return fresh_verify.verify(case, workdir)
+        (:func:`.fresh_verify.verify`); no Genesis run, except for the clay and snow drops, whose predicted
+        flattening Genesis's run of the fresh oracle must bear out (:func:`.fresh_plastic.genesis_gate`)."""
+        check = fresh_verify.verify(case, workdir)
+        if fresh_plastic.measured_family(case):
+            return fresh_plastic.genesis_gate(case, workdir, check)
+        return check
 
     def oracle_source(self, case: Case) -> str:
         """The oracle with the suite's video contract."""
