@@ -60,10 +60,11 @@ class PhysicsSuite(SuitePlugin):
         scorer.prepare_run(case, run_dir)
 
     def fresh_case(self, family: Case, rng: np.random.Generator) -> FreshDraw | None:
-        """New sizes, heights, angles, speeds, friction, layouts and materials of 37 scenes in eleven families, their
-        checks computed from the draw (:mod:`.fresh`; the clay and snow drops' flattening predicted from the
-        published scenes' Genesis runs and checked by a Genesis run in the verification); the ball-on-jelly,
-        floating-ball and domino scenes have none."""
+        """New sizes, heights, angles, speeds, friction, layouts and materials of every scene, their
+        checks computed from the draw (:mod:`.fresh`; the domino chain and the ball on the jelly
+        slab scaled by geometric similarity, the floating ball by Archimedes in the water Genesis settles into,
+        the clay and snow drops' flattening predicted from the published scenes' Genesis runs and checked by a
+        Genesis run in the verification)."""
         return fresh.fresh_draw(family, rng)
 
     def verify_fresh_case(self, case: Case, workdir: Path) -> FreshCheck:
