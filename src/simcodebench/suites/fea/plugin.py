@@ -39,7 +39,10 @@ class FeaSuite(SuitePlugin):
 
     name = "fea"
     mutant_operations = MUTANT_OPERATIONS
-    fresh_note = f"{' and '.join(sorted(NO_GENERATOR))} have none (cases/fea/README.md, 'Fresh variants', says why)"
+    fresh_note = (
+        f"{' and '.join(sorted(NO_GENERATOR))} {'has' if len(NO_GENERATOR) == 1 else 'have'} none "
+        "(cases/fea/README.md, 'Fresh variants', says why)"
+    )
 
     def generate_reference(self, case: Case) -> Reference:
         """The target from a mesh-refinement study (or a closed form)."""
