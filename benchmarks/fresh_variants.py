@@ -10,7 +10,7 @@ check fails. Each generation runs in a scratch folder (never under cases/).
 twin); ``--no-repeat`` skips the second generations (same seed, other seed), for a large count.
 
 Usage: python benchmarks/fresh_variants.py [--suites fem,fea] [--count 3] [--seed 11] [--other-seed 12]
-       [--no-pipeline] [--details] [--no-repeat] [--max-draws 5] [--cases a,b]
+       [--no-pipeline] [--details] [--no-repeat] [--max-draws 5] [--cases a,b] [--cores 2]
        [--out benchmarks/results/fresh-variants.md] [--title "Fresh variants (issue 39)"]
 
 ``--title`` heads a results page the run creates (fea's: ``--out benchmarks/results/fresh-variants-fea.md
@@ -84,8 +84,8 @@ def generation_rows(args: argparse.Namespace, cases: Path, scratch: Path) -> lis
     return rows
 
 
-def pipeline_rows(work: Path, cases: Path, fresh: list[str]) -> tuple[list[dict], float]:
-    """The oracle and the mutants on every fresh case through the real workflow."""
+def pipeline_rows(work: Path, cases: Path, fresh: list[str], cores: int = 2) -> tuple[list[dict], float]:
+    """The oracle and the mutants on every fresh case through the real workflow (``cores`` jobs at a time)."""
     config = {
         "cases_dir": str(cases),
         "runtime": "auto",
@@ -93,7 +93,7 @@ def pipeline_rows(work: Path, cases: Path, fresh: list[str]) -> tuple[list[dict]
         "agents": {"oracle": {"backend": "oracle"}, "mutants": {"backend": "mutant"}},
     }
     started = time.perf_counter()
-    snakemake(workdir(work, config), "--cores", "2")
+    snakemake(workdir(work, config), "--cores", str(cores))
     wall = time.perf_counter() - started
     frame = pd.read_csv(work / "results" / "summary" / "scores.csv")
     final = frame[frame["final"]]
@@ -171,8 +171,8 @@ def entry(args: argparse.Namespace, generated: list[dict], ran: list[dict], pipe
                 )
     if ran:
         lines += [
-            f"\nThe pipeline on the fresh suites (oracle and mutants agents, `--cores 2`, {pipeline_s:.0f} s in "
-            "all, references and calibrations included):\n",
+            f"\nThe pipeline on the fresh suites (oracle and mutants agents, `--cores {args.cores}`, "
+            f"{pipeline_s:.0f} s in all, references and calibrations included):\n",
             "| fresh suite | oracle passed | mutants in their class | missed |",
             "|---|---|---|---|",
         ]
@@ -205,6 +205,7 @@ def main() -> int:
     parser.add_argument("--no-repeat", action="store_true")
     parser.add_argument("--details", action="store_true")
     parser.add_argument("--max-draws", type=int, default=5)
+    parser.add_argument("--cores", type=int, default=2, help="the pipeline's jobs at a time (1: one solve at a time)")
     parser.add_argument("--cases", type=lambda s: s.split(","), help="published case ids to draw from (all suites)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "fresh-variants.md")
     parser.add_argument("--title", default=TITLE, help="the heading of a results page the run creates")
@@ -214,7 +215,9 @@ def main() -> int:
         cases = root / "work" / "cases"
         generated = generation_rows(args, cases, root)
         ran, wall = (
-            ([], None) if args.no_pipeline else pipeline_rows(root / "work", cases, [r["folder"] for r in generated])
+            ([], None)
+            if args.no_pipeline
+            else pipeline_rows(root / "work", cases, [r["folder"] for r in generated], args.cores)
         )
     text = entry(args, generated, ran, wall)
     print(text)

@@ -15,10 +15,10 @@ import pytest
 from simcodebench.core.cases import Case, load_suite_cases
 from simcodebench.core.fresh import draw_rng, out_of_range
 from simcodebench.core.project import cases_root
-from simcodebench.core.registry import plugin
 from simcodebench.pipeline.generate import GenerationFailed, generate
 from simcodebench.suites.fea import fresh
-from simcodebench.suites.fea.fresh_families import ALTERNATIVE, FAMILIES, NO_GENERATOR, number
+from simcodebench.suites.fea import fresh_families as families
+from simcodebench.suites.fea.fresh_families import ALTERNATIVE, FAMILIES, number
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +37,8 @@ def _constant(source: str, name: str) -> str:
     raise AssertionError(f"{name} is not assigned in the source")
 
 
-def test_every_published_case_has_a_generator_or_a_stated_reason(published):
-    assert set(published) == set(FAMILIES) | set(NO_GENERATOR)
-    assert not set(FAMILIES) & set(NO_GENERATOR)
-    for case_id in NO_GENERATOR:
-        assert plugin("fea").fresh_case(published[case_id], draw_rng(11, 0)) is None
+def test_every_published_case_has_a_generator(published):
+    assert set(published) == set(FAMILIES)
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -56,7 +53,7 @@ def test_a_draw_is_reproducible_in_range_and_written_everywhere(family, publishe
         assert not out_of_range(draw.params, draw.ranges)
         visible = draw.case["visible"]
         assert visible["problem"] != case.visible.problem and visible["spec"]["plan"] != case.visible.spec["plan"]
-        text = visible["problem"] + visible["spec"]["plan"]
+        text = visible["problem"] + visible["spec"]["plan"] + visible["spec"]["target"]["quantity"]
         for name, parameter in spec.parameters.items():
             value = draw.params[name]
             assert value != parameter.published
@@ -188,3 +185,94 @@ def test_a_lorenz_draw_restates_its_system(published):
     end = v["t_end"] + math.log(1 / float(np.linalg.norm(d))) / rate
     assert f"exp({rate:.1f} t)" in problem and f"by t of about {5 * round(end / 5)}" in problem
     assert f"(of order 1e{round(math.log10(abs(d[0])))})" in problem
+
+
+def test_the_adapters_cutoffs_match_hand_values():
+    """comsol_1863's single-mode band: the guide's TE10 and TE20/TE01 cut-offs are c / (2 a) and c / a; the
+    coax's TE11 root is checked against the cross product written with J1' = J0 - J1 / x (another expression of
+    the derivative than the code's) and sits 2.3% above the textbook approximation k_c = 2 / (a + b)."""
+    from scipy.special import j0, j1, y0, y1
+
+    te10, next_mode = families.guide_cutoffs()
+    assert te10 == pytest.approx(4.2827494e9, rel=1e-7)  # 299792458 / 0.07
+    assert next_mode == pytest.approx(8.5654988e9, rel=1e-7)  # 299792458 / 0.035 (TE20 and TE01 coincide)
+    eps_r, inner, outer = 2.0, 1e-3, 5e-3
+    f_c = families.coax_te11_cutoff(eps_r)
+    approx = 299792458.0 / (math.pi * (inner + outer) * math.sqrt(eps_r))  # 11.2465 GHz by hand
+    assert approx == pytest.approx(11.2465e9, rel=1e-4)
+    assert f_c / approx == pytest.approx(1.0231, abs=5e-4)
+    root = 2 * math.pi * f_c * math.sqrt(eps_r) / 299792458.0 * inner
+
+    def cross(x: float) -> float:
+        def d_j(t: float) -> float:
+            return j0(t) - j1(t) / t
+
+        def d_y(t: float) -> float:
+            return y0(t) - y1(t) / t
+
+        return d_j(x) * d_y(5 * x) - d_j(5 * x) * d_y(x)
+
+    assert abs(cross(root)) < 1e-9 * abs(cross(0.9 * root))
+    assert cross(0.99 * root) * cross(1.01 * root) < 0
+    assert families.coax_te11_cutoff(2 * eps_r) == pytest.approx(f_c / math.sqrt(2), rel=1e-12)
+
+
+def test_the_adapters_ranges_stay_single_mode():
+    """Every corner of the drawn box keeps the guide 15% inside its TE10 band, the coax below its TE11 cut-off,
+    and that mode decayed by exp(-4.5) or more over the coax (the published data: exp(-5.8)); the published data
+    lie inside the ranges."""
+    spec = families.FAMILIES["comsol_1863"].parameters
+    frequency, eps_r = spec["frequency"], spec["eps_r"]
+    assert frequency.low <= frequency.published <= frequency.high and eps_r.low <= eps_r.published <= eps_r.high
+    published = families.adapter_regime(6e9, 2.0)
+    assert published["coax_te11_decay"] == pytest.approx(5.82, abs=0.01)
+    for f in (frequency.low, frequency.high):
+        for eps in (eps_r.low, eps_r.high):
+            regime = families.adapter_regime(f * frequency.scale, eps)
+            assert 1.15 * regime["guide_te10"] < f * 1e9 < 0.85 * regime["guide_next"]
+            assert f * 1e9 < regime["coax_te11"]
+            assert regime["coax_te11_decay"] >= 4.5
+    worst = families.adapter_regime(frequency.high * 1e9, eps_r.high)
+    assert worst["coax_te11_decay"] == pytest.approx(4.55, abs=0.01)
+
+
+def test_an_adapter_draw_restates_the_frequency_and_permittivity(published):
+    """The target's frequency, the TEM propagation constant and the TEM impedance follow the draw; nothing
+    states the published 6 GHz or eps_r = 2 any more."""
+    draw = fresh.fresh_case(published["comsol_1863"], draw_rng(11, 0))
+    f, eps = number(draw.params["frequency"]), number(draw.params["eps_r"])
+    visible = draw.case["visible"]
+    assert visible["spec"]["target"]["quantity"] == f"S21 (coax TEM to waveguide TE10) at {f} GHz, 20 log10|S21|"
+    plan = " ".join(visible["spec"]["plan"].split())
+    assert f"beta = k0 sqrt({eps})" in plan and f"Z_TEM = eta0 / sqrt({eps})" in plan
+    assert f"eps_r = {eps} in the coaxial dielectric" in plan and f"f = {f} GHz" in plan
+    problem = " ".join(visible["problem"].split())
+    assert f"f = {f} GHz" in problem and f"Dielectric: relative permittivity {eps}," in problem
+    text = str(visible)
+    assert "6 GHz" not in text and "sqrt(2)" not in text and "relative permittivity 2," not in text
+    assert "relative permittivity 1, relative permeability 1" in problem  # the air is not drawn
+
+
+def test_a_twin_without_levels_runs_without_level(published, tmp_path: Path, monkeypatch):
+    """The adapter's second solution takes no ``--level`` (its sizes are fixed): the verification runs it bare,
+    while a DOLFINx twin gets ``--level 2``."""
+    from types import SimpleNamespace
+
+    from simcodebench.execution import harness_runs
+
+    asked: list[list[str]] = []
+
+    def request(environment, argv, run_dir, wall_s, mem_mb):
+        asked.append(argv)
+        raise LookupError("stop here")
+
+    monkeypatch.setattr(harness_runs, "python_request", request)
+    (tmp_path / "case").mkdir()
+    (tmp_path / "case" / fresh.TWIN).write_text("")
+    for family in ("comsol_1863", "comsol_265"):
+        case = SimpleNamespace(
+            id=f"{family}-fresh0", folder=tmp_path / "case", suite=SimpleNamespace(environment="fea")
+        )
+        with pytest.raises(LookupError):
+            fresh.twin_value(case, tmp_path)
+    assert asked == [[fresh.TWIN], [fresh.TWIN, "--level", "2"]]

@@ -39,7 +39,8 @@ from simcodebench.suites.fea.fresh_families import (
 TWIN = "twin.py"
 """The independent solver's file in a fresh case's folder (never shown to the agent: not a visible input)."""
 TWIN_LEVEL = 2
-"""The twin's refinement level in the verification (a second solution without levels ignores it)."""
+"""The twin's refinement level in the verification (a second solution without levels ignores it, or is run
+without ``--level`` where its family says so: ``Family.twin_levels``)."""
 
 
 def _draw(parameter: Parameter, rng: np.random.Generator) -> float:
@@ -207,7 +208,7 @@ def verify_fresh_case(case: Case, workdir: Path) -> FreshCheck:
     detail |= {
         "rule": f"the finest scikit-fem level and {name} agree within max(alpha * spread, minimum)",
         "twin": second,
-        "twin_level": TWIN_LEVEL,
+        "twin_level": TWIN_LEVEL if _twin_levels(case) else None,
         "gap": gap,
         "tolerance": tolerance,
     }
@@ -216,18 +217,22 @@ def verify_fresh_case(case: Case, workdir: Path) -> FreshCheck:
     return FreshCheck(ok=gap <= tolerance, detail=detail)
 
 
+def _twin_levels(case: Case) -> bool:
+    spec = FAMILIES.get(family_of(case.id) or "")
+    return spec is None or spec.twin_levels
+
+
 def twin_value(case: Case, workdir: Path) -> float:
-    """The target as the case's independent solver computes it (``python twin.py --level TWIN_LEVEL`` in the
-    suite's environment, in ``workdir``)."""
+    """The target as the case's independent solver computes it (``python twin.py --level TWIN_LEVEL``, or
+    without ``--level`` for a family whose twin has none, in the suite's environment, in ``workdir``)."""
     from simcodebench.core.errors import InfrastructureError
     from simcodebench.execution.harness_runs import python_request, run_harness_program
     from simcodebench.suites.fea.refinement import REFERENCE_MEM_MB, target_units
     from simcodebench.suites.fea.validity import Invalid, read_result
 
     shutil.copyfile(case.folder / TWIN, workdir / TWIN)
-    request = python_request(
-        case.suite.environment, [TWIN, "--level", str(TWIN_LEVEL)], workdir, 900.0, REFERENCE_MEM_MB
-    )
+    args = [TWIN, "--level", str(TWIN_LEVEL)] if _twin_levels(case) else [TWIN]
+    request = python_request(case.suite.environment, args, workdir, 900.0, REFERENCE_MEM_MB)
     result = run_harness_program(case.suite.environment, request)
     if result.status != "ok":
         stderr = (

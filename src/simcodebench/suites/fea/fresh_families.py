@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scipy.optimize import brentq
+from scipy.special import jvp, yvp
 
 from simcodebench.suites.fea import fresh_lorenz
 
@@ -63,8 +64,9 @@ def _no_phrases(_: dict[str, float]) -> list[tuple[str, str]]:
 class Family:
     """A family with a generator: its parameters, and either the formula of its target (``closed_form``, SI
     values by parameter name) or ``twin``, the independent solver its ``reference.py`` must agree with (a file
-    of :mod:`.twins`, or :data:`ALTERNATIVE`). ``derived``: constants of ``reference.py`` that follow from the
-    drawn SI values (a probe point on a drawn edge, a coefficient built from two parameters);
+    of :mod:`.twins`, or :data:`ALTERNATIVE`; ``twin_levels``: whether it takes ``--level``). ``derived``:
+    constants of ``reference.py`` that follow from the drawn SI values (a probe point on a drawn edge, a
+    coefficient built from two parameters);
     ``twin_derived``: the same for the twin (default ``derived``); ``phrases``: published phrases restated from
     the drawn values in text units (a hint of the answer's size, a value the text derives); ``screen``: why drawn
     values (text units) fall outside the regime the text describes, or None (such values are drawn again)."""
@@ -76,6 +78,8 @@ class Family:
     twin_derived: Callable[[dict[str, float]], dict[str, Any]] | None = None
     phrases: Callable[[dict[str, float]], list[tuple[str, str]]] = _no_phrases
     screen: Callable[[dict[str, float]], str | None] | None = None
+    twin_levels: bool = True
+    """Whether the twin takes ``--level N`` (False: a second solution with fixed sizes, run without it)."""
 
 
 def _torque(p: dict[str, float]) -> float:
@@ -166,6 +170,45 @@ def _traction_phrases(v: dict[str, float]) -> list[tuple[str, str]]:
         ("(100 MPa, 0)", f"({number(force / 0.1)} MPa, 0)"),
         ("(20 MN in total", f"({number(2 * force)} MN in total"),
     ]
+
+
+ADAPTER_COAX = (1e-3, 5e-3, 20e-3)
+"""The adapter's coax: inner and outer radius and length (m), kept at the published values."""
+ADAPTER_GUIDE = (35e-3, 17.5e-3)
+"""The adapter's guide: broad side and height (m), kept at the published values."""
+
+
+def guide_cutoffs(broad: float = ADAPTER_GUIDE[0], height: float = ADAPTER_GUIDE[1]) -> tuple[float, float]:
+    """(TE10 cut-off, the next mode's cut-off) of an empty rectangular guide in Hz: c / (2 a) and
+    min(c / a, c / (2 b)) (TE20 and TE01)."""
+    return C0 / (2 * broad), min(C0 / broad, C0 / (2 * height))
+
+
+def coax_te11_cutoff(eps_r: float, inner: float = ADAPTER_COAX[0], outer: float = ADAPTER_COAX[1]) -> float:
+    """Cut-off (Hz) of the coax's first higher mode, TE11: the lowest root x = k_c r_i of
+    J1'(x) Y1'(c x) - J1'(c x) Y1'(x) = 0 with c = r_o / r_i, bracketed around the approximation
+    k_c = 2 / (r_i + r_o); f_c = c0 k_c / (2 pi sqrt(eps_r))."""
+    ratio = outer / inner
+
+    def cross(x: float) -> float:
+        return float(jvp(1, x) * yvp(1, ratio * x) - jvp(1, ratio * x) * yvp(1, x))
+
+    guess = 2 / (1 + ratio)
+    root = brentq(cross, 0.8 * guess, 1.2 * guess, xtol=1e-14)
+    return C0 * root / inner / (2 * math.pi * math.sqrt(eps_r))
+
+
+def adapter_regime(frequency: float, eps_r: float) -> dict[str, float]:
+    """How far the adapter sits inside the single-mode band (frequency in Hz): the guide's TE10 and next
+    cut-offs, the coax's TE11 cut-off, and the decay exponent alpha L of the coax's TE11 over the coax's length
+    (alpha = sqrt(k_c^2 - eps_r k0^2)): the field a higher mode leaves at the coax port, where the absorbing
+    condition is exact only for the TEM mode, is exp(-alpha L) of its size at the aperture."""
+    te10, next_mode = guide_cutoffs()
+    te11 = coax_te11_cutoff(eps_r)
+    k_c = 2 * math.pi * te11 * math.sqrt(eps_r) / C0
+    k = 2 * math.pi * frequency * math.sqrt(eps_r) / C0
+    decay = math.sqrt(k_c**2 - k**2) * ADAPTER_COAX[2] if k < k_c else 0.0
+    return {"guide_te10": te10, "guide_next": next_mode, "coax_te11": te11, "coax_te11_decay": decay}
 
 
 UNNAMED_LAYERS = [("High-index layer (ZnS)", "High-index layer"), ("Low-index layer (MgF2)", "Low-index layer")]
@@ -285,6 +328,23 @@ FAMILIES: dict[str, Family] = {
         },
         twin=ALTERNATIVE,
     ),
+    "comsol_1863": Family(
+        {
+            # 5-7 GHz: the guide carries TE10 alone (cut-offs 4.28 and 8.57 GHz); with eps_r <= 3 the coax's TE11
+            # cuts off above 9.39 GHz and decays by exp(-4.5) or more over the coax (adapter_regime)
+            "frequency": Parameter(6, 5.0, 7.0, ("f = {} GHz", "at {} GHz"), "FREQ", 1e9),
+            "eps_r": Parameter(
+                2,
+                1.5,
+                3.0,
+                ("Dielectric: relative permittivity {}", "eps_r = {} in", "sqrt({})"),
+                "EPS_COAX",
+                twin_constant="EPS_D",
+            ),
+        },
+        twin=ALTERNATIVE,
+        twin_levels=False,
+    ),
     "comsol_723": Family(
         {
             "mass_inas": Parameter(0.023, 0.021, 0.027, ("{} m_e",), None),
@@ -312,9 +372,3 @@ FAMILIES: dict[str, Family] = {
 """The families with a generator, by published case id."""
 FIXED_IN_SOURCE = {"example_torsion": {"shear_modulus": 80e9}}
 """Quantities a family keeps at the published value, in SI units, that its closed form needs."""
-NO_GENERATOR = {
-    "comsol_1863": "not built yet: the 3-D coax-to-waveguide adapter has no closed form; its second solution could "
-    "be the independent check, but a draw would cost 3-4 minutes of CPU and the two solvers' agreement (0.66% of "
-    "the 1.21% band on the published numbers) is not yet shown over drawn ranges",
-}
-"""The published fea cases left without a generator, and why."""

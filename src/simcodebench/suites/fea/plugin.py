@@ -14,7 +14,6 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.plugin import CommandGroups, EnvironmentSpec, ReportSection, SuitePlugin
 from simcodebench.core.references import Reference
 from simcodebench.suites.fea import fresh, report, scorer
-from simcodebench.suites.fea.fresh_families import NO_GENERATOR
 from simcodebench.suites.fea.importer import import_feabench
 from simcodebench.suites.fea.mutants import MUTANT_OPERATIONS
 
@@ -39,7 +38,6 @@ class FeaSuite(SuitePlugin):
 
     name = "fea"
     mutant_operations = MUTANT_OPERATIONS
-    fresh_note = f"{' and '.join(sorted(NO_GENERATOR))} have none (cases/fea/README.md, 'Fresh variants', says why)"
 
     def generate_reference(self, case: Case) -> Reference:
         """The target from a mesh-refinement study (or a closed form)."""
