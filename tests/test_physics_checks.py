@@ -103,6 +103,30 @@ def test_box_penetration_uses_its_orientation():
     assert not one(_scene(box), check="no_penetration", object=spec, atol=0.01).passed
 
 
+@pytest.mark.parametrize(
+    ("angle", "centre", "lowest"),
+    [
+        (0.0, 0.0125, 0.0),  # a puck lying flat (radius 3.8 cm, height 2.5 cm) rests on its face at h / 2
+        (np.pi / 2, 0.038, 0.0),  # rolled onto its side, it rests on its rim at r
+        (np.pi / 4, 0.05, 0.05 - 0.0125 * np.sqrt(0.5) - 0.038 * np.sqrt(0.5)),  # tilted: h/2 cos + r sin below
+    ],
+)
+def test_cylinder_penetration_uses_its_axis(angle, centre, lowest):
+    """A cylinder's lowest point is h/2 |cos q| + r sin q below its centre for its axis q from the vertical (by
+    hand for the three tilts), not its radius: a flat puck is not 2.6 cm under the ice."""
+    from simcodebench.suites.physics.check_common import lowest_point
+
+    t = np.arange(10) * DT
+    quat = np.tile([np.cos(angle / 2), np.sin(angle / 2), 0.0, 0.0], (10, 1))
+    size = {"radius": 0.038, "height": 0.025}
+    puck = _rigid("cylinder", size, t, np.tile([0.0, 0.0, centre], (10, 1)), np.zeros((10, 3)), quat)
+    assert lowest_point(puck) == pytest.approx(np.full(10, lowest), abs=1e-12)
+    spec = {"kind": "cylinder", **size}
+    assert one(_scene(puck), check="no_penetration", object=spec, atol=1e-6).passed
+    puck.series["pos"][:, 2] = centre - lowest - 0.02  # its lowest point 2 cm under the floor
+    assert not one(_scene(puck), check="no_penetration", object=spec, atol=0.01).passed
+
+
 def test_rebound_height_follows_restitution_and_flags_more_than_one():
     spec = {"check": "rebound_height", "object": BALL, "drop_height": 0.9, "restitution": 0.7}
     result = run_checks(bouncing_ball(0.7), [spec])[0]

@@ -46,11 +46,16 @@ def rotation(quat: np.ndarray) -> np.ndarray:
 
 
 def lowest_point(entity: Entity) -> np.ndarray:
-    """Height of the entity's lowest point at every step: a sphere's centre minus its radius, a box's lowest
-    corner (from its orientation), a particle entity's extent; otherwise the centre."""
+    """Height of the entity's lowest point at every step: a sphere's centre minus its radius, a cylinder's lowest
+    rim point (its axis, the body's z axis, at cosine c from the vertical: h/2 |c| + r sqrt(1 - c^2) below the
+    centre), a box's lowest corner (from its orientation), a particle entity's extent; otherwise the centre."""
     if not entity.rigid:
         return entity.series["lo"][:, 2]
     z = entity.series["pos"][:, 2]
+    if entity.kind == "cylinder" and "radius" in entity.size and "height" in entity.size:
+        c = rotation(entity.series["quat"])[:, 2, 2]
+        radius, height = float(entity.size["radius"]), float(entity.size["height"])
+        return z - 0.5 * height * np.abs(c) - radius * np.sqrt(np.clip(1.0 - c * c, 0.0, 1.0))
     if "radius" in entity.size and entity.kind in ("sphere", "cylinder"):
         return z - float(entity.size["radius"])
     if "size" in entity.size:
