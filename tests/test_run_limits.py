@@ -86,8 +86,10 @@ def _eval(work, url: str) -> subprocess.Popen:
 @pytest.mark.slow
 def test_ctrl_c_on_eval_stops_asking_writes_the_summary_and_the_next_eval_resumes(tmp_path):
     """SIGINT reaches ``simcodebench eval`` alone, as the terminal's Ctrl-C does (the workflow runs in a session
-    of its own): the reply in flight finishes, nothing more is asked, the summary is written."""
-    with OpenAIServer(default=ok(text="The answer is 2.", gap=0.3)) as server:
+    of its own): the reply in flight finishes, nothing more is asked, the summary is written. A reply streams for
+    about 2.4 s (four words 0.6 s apart), so the signal lands while the workflow asks even when this test's
+    process is slow to see the second request (at 0.3 s apart, a loaded full-suite run once saw all five asked)."""
+    with OpenAIServer(default=ok(text="The answer is 2.", gap=0.6)) as server:
         process = _eval(tmp_path, server.url)
         deadline = time.monotonic() + 120
         while server.count < 2:  # the preflight's request, then the workflow's first
