@@ -27,6 +27,10 @@ def run_stoppable(command: list[str], layout: Layout) -> int:
     stop.unlink(missing_ok=True)
     abandon.unlink(missing_ok=True)
     env = {**os.environ, RUN_STARTED: repr(time.time())}
+    # SIGINT stops the asking even where this process inherited it ignored (a job started with `&` from a
+    # script, a test runner's worker), so `kill -INT` reaches it as the terminal's Ctrl-C does; the workflow,
+    # started after, no longer inherits it ignored either, so a second Ctrl-C interrupts it.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     process = subprocess.Popen(command, env=env, start_new_session=True)
     interrupted = 0
     try:
@@ -49,5 +53,6 @@ def run_stoppable(command: list[str], layout: Layout) -> int:
                     abandon.touch()
                     os.killpg(process.pid, signal.SIGINT)
     finally:
+        signal.signal(signal.SIGINT, previous)
         stop.unlink(missing_ok=True)
         abandon.unlink(missing_ok=True)
