@@ -24,7 +24,7 @@ from _common import REPO, machine
 from simcodebench.core.cases import load_suite_cases
 from simcodebench.pipeline.generate import generate
 from simcodebench.suites.physics.checks import run_checks
-from simcodebench.suites.physics.fresh_plastic import run_oracle
+from simcodebench.suites.physics.scorer import run_oracle
 
 TITLE = "Fresh physics scenes in Genesis (issue 39)"
 RESULTS = "fresh-variants-physics-genesis.md"

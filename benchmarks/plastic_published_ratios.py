@@ -1,7 +1,7 @@
 """Measure the published plastic drops' extent ratios the way a fresh plastic case is measured.
 
 Runs each published scene's oracle in Genesis (at the suite variant's video contract, by
-:func:`simcodebench.suites.physics.fresh_plastic.run_oracle`) and prints its height ratio (and clay's spread) as
+:func:`simcodebench.suites.physics.scorer.run_oracle`) and prints its height ratio (and clay's spread) as
 the extent checks compute them, unrounded and rounded as :data:`~.fresh_plastic.PUBLISHED` keeps them, with the
 run's wall time. These are the values the fresh plastic bounds are scaled from.
 
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from simcodebench.core.cases import get_case
-from simcodebench.suites.physics import fresh_plastic
+from simcodebench.suites.physics import fresh_plastic, scorer
 from simcodebench.suites.physics.checks_particles import extent_ratio
 
 
@@ -31,7 +31,7 @@ def main() -> int:
         case = get_case(args.suite, name)
         with tempfile.TemporaryDirectory(prefix="plastic-published-") as work:
             started = time.perf_counter()
-            scene = fresh_plastic.run_oracle(case, Path(work))
+            scene = scorer.run_oracle(case, Path(work))
             wall = time.perf_counter() - started
         if isinstance(scene, str):
             print(f"| {name} | - | {scene} | | | {wall:.0f} |")

@@ -399,7 +399,7 @@ def test_plastic_verification_keeps_a_run_that_bears_the_prediction_out(
     # a run 5 % off the prediction (the sampling's scatter): kept, the case untouched
     ratio, spread = 1.05 * p["predicted_z"], 0.95 * p.get("predicted_xy", 1.0)
     run = _flattening(p["size"], p["drop_height"], ratio, spread=spread)
-    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: run)
+    monkeypatch.setattr(scorer, "run_oracle", lambda case, workdir: run)
     case = _written(tmp_path, family, draw.case, draw.files)
     before = (case.folder / "case.yaml").read_bytes()
     check = PhysicsSuite().verify_fresh_case(case, tmp_path)
@@ -407,7 +407,7 @@ def test_plastic_verification_keeps_a_run_that_bears_the_prediction_out(
     assert (case.folder / "case.yaml").read_bytes() == before and "genesis_run" in check.detail
     if family == "clay_drop":  # clay's spread is gated too: 20 % under its prediction, dropped
         narrow = _flattening(p["size"], p["drop_height"], ratio, spread=0.8 * p["predicted_xy"])
-        monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: narrow)
+        monkeypatch.setattr(scorer, "run_oracle", lambda case, workdir: narrow)
         check = PhysicsSuite().verify_fresh_case(case, tmp_path)
         assert not check.ok and "the xy ratio" in check.detail["reason"]
 
@@ -423,11 +423,11 @@ def test_plastic_verification_drops_runs_that_do_not_behave(tmp_path: Path, monk
     }
     cases["particles_kept fails"].entities[1].series["count"][-5:] = 900.0  # material lost
     for index, (why, scene) in enumerate(cases.items()):
-        monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir, scene=scene: scene)
+        monkeypatch.setattr(scorer, "run_oracle", lambda case, workdir, scene=scene: scene)
         case = _written(tmp_path, "snow_drop", draw.case, draw.files, index)
         check = PhysicsSuite().verify_fresh_case(case, tmp_path)
         assert not check.ok and why.split(" fails")[0] in check.detail["reason"], (why, check.detail)
     # a failed Genesis run drops the draw too
-    monkeypatch.setattr(fresh_plastic, "run_oracle", lambda case, workdir: "the oracle's Genesis run ended error")
+    monkeypatch.setattr(scorer, "run_oracle", lambda case, workdir: "the oracle's Genesis run ended error")
     check = PhysicsSuite().verify_fresh_case(_written(tmp_path, "snow_drop", draw.case, draw.files, 9), tmp_path)
     assert not check.ok and "Genesis run ended" in check.detail["reason"]

@@ -20,7 +20,6 @@ write other bytes; the prediction does not move, and the run only decides whethe
 from __future__ import annotations
 
 import logging
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ import numpy as np
 from simcodebench.core.cases import Case
 from simcodebench.core.fresh import FreshCheck, family_of
 from simcodebench.core.fresh_edits import Edits, Param, number
+from simcodebench.suites.physics import scorer
 from simcodebench.suites.physics.fresh_common import Family, G, Params, cm, f, fall_time
 
 LOG = logging.getLogger(__name__)
@@ -210,28 +210,6 @@ FAMILIES: dict[str, Family] = {
 # --- the Genesis run that measures a fresh scene ----------------------------------------------------------------
 
 
-def run_oracle(case: Case, workdir: Path) -> Any:
-    """Run the case's oracle (at its suite variant's video contract) in Genesis under the physics runner, in
-    ``workdir``, as the pipeline runs a solution; the recorded main scene, or a string saying why there is none."""
-    from simcodebench.execution.harness_runs import python_request, run_harness_program
-    from simcodebench.suites.physics import scorer
-    from simcodebench.suites.physics.state import load_recording
-
-    workdir.mkdir(parents=True, exist_ok=True)
-    (workdir / "genesis_solution.py").write_text(scorer.oracle_source(case), encoding="utf-8")
-    shutil.copyfile(scorer.RUNNER, workdir / case.suite.entrypoint)
-    wall = float(case.resources.get("wall_s", 600))
-    request = python_request(
-        case.suite.environment, [case.suite.entrypoint], workdir, wall, int(case.resources.get("mem_mb", 8192))
-    )
-    result = run_harness_program(case.suite.environment, request)
-    recording = load_recording(workdir)
-    scene = recording.main_scene() if recording is not None else None
-    if result.status != "ok" or scene is None:
-        return f"the oracle's Genesis run ended {result.status} (rc {result.rc}): {result.message[:300]}"
-    return scene
-
-
 def measure(case: Case, scene: Any) -> tuple[dict[str, float], list[str]]:
     """The run's ratios (``z``, ``xy``) as the extent checks compute them, and what in the run rules the draw out:
     a declared check failing, a ratio outside its material's band or off its prediction by more than
@@ -284,7 +262,7 @@ def genesis_gate(case: Case, workdir: Path, parameter_level: FreshCheck) -> Fres
     (module docstring), and the generation report must not."""
     if not parameter_level.ok:
         return parameter_level
-    scene = run_oracle(case, workdir / "genesis")
+    scene = scorer.run_oracle(case, workdir / "genesis")
     if isinstance(scene, str):
         return FreshCheck(ok=False, detail={**parameter_level.detail, "reason": scene})
     measured, problems = measure(case, scene)

@@ -116,6 +116,26 @@ def oracle_source(case: Case) -> str:
     return with_contract(case, (case.folder / case.hidden.oracle).read_text(encoding="utf-8"), "the oracle")
 
 
+def run_oracle(case: Case, workdir: Path) -> Any:
+    """Run the case's oracle (at its suite variant's video contract) in Genesis under the physics runner, in
+    ``workdir``, as the pipeline runs a solution; the recorded main scene, or a string saying why there is none."""
+    from simcodebench.execution.harness_runs import python_request, run_harness_program
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "genesis_solution.py").write_text(oracle_source(case), encoding="utf-8")
+    shutil.copyfile(RUNNER, workdir / case.suite.entrypoint)
+    wall = float(case.resources.get("wall_s", 600))
+    request = python_request(
+        case.suite.environment, [case.suite.entrypoint], workdir, wall, int(case.resources.get("mem_mb", 8192))
+    )
+    result = run_harness_program(case.suite.environment, request)
+    recording = load_recording(workdir)
+    scene = recording.main_scene() if recording is not None else None
+    if result.status != "ok" or scene is None:
+        return f"the oracle's Genesis run ended {result.status} (rc {result.rc}): {result.message[:300]}"
+    return scene
+
+
 def with_contract(case: Case, source: str, what: str = "the second solution") -> str:
     """``source`` (the oracle, a second solution) with its one line ``RES, FPS, SECONDS = ...`` set to the video
     contract of the suite or its variant (the smoke variant's is smaller)."""
