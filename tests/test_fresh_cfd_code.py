@@ -115,6 +115,8 @@ ORACLE_CONSTANTS = {
         "CFL": 1.0,
         "KICK": d["kick"],
     },
+    # the published LX, LZ, RA, PR, T_END is one tuple assignment; the fresh oracle writes RA, PR, T_END a line each
+    "2D_Rayleigh_Benard_Convection": lambda d: {"RA": d["rayleigh_e5"] * 1e5, "PR": d["prandtl"], "T_END": 50.0},
 }
 
 # The cavity oracles' lid: Thom's wall vorticity and the lid's velocity take the drawn speed.

@@ -84,6 +84,11 @@ def against_reference(
     the reference ensemble (as ``references/rayleigh_benard.py`` stores it)."""
     z = reference.fields["z"]
     stats = snapshot_statistics(fields, z, reference.scalars["kappa"], reference.scalars["lz"])
-    ensemble = {name: reference.scalars[name] for name in ("nusselt_wall", "u_rms")}
-    ensemble["theta_mean"] = reference.fields["theta_mean"]
-    return stats, statistic_errors(stats, ensemble)
+    return stats, statistic_errors(stats, reference_mean(reference))
+
+
+def reference_mean(reference: Reference) -> dict[str, np.ndarray]:
+    """The compared statistics of the reference ensemble's mean (as ``references/rayleigh_benard.py`` stores it)."""
+    mean = {name: np.asarray(reference.scalars[name]) for name in ("nusselt_wall", "u_rms")}
+    mean["theta_mean"] = np.asarray(reference.fields["theta_mean"])
+    return mean

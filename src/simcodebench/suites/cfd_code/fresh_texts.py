@@ -500,3 +500,20 @@ def shear_flow_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
         ("w0 = 0.1 * np.sin", "w0 = KICK * np.sin"),
     ]
     return text, oracle
+
+
+def rayleigh_benard_edits(v: dict[str, str]) -> tuple[Edits, Edits]:
+    """Rayleigh-Benard convection at the drawn Rayleigh number (in units of 1e5) and Prandtl number."""
+    ra, prandtl = v["rayleigh_e5"], v["prandtl"]
+    text = [
+        ("Ra = 2e6, t = 50", f"Ra = {ra}e5, Pr = {prandtl}, t = 50"),
+        (r"Ra = 2 \times 10^6 \) and \( Pr = 1 \)", rf"Ra = {ra} \times 10^5 \) and \( Pr = {prandtl} \)"),
+    ]
+    oracle = [
+        ("at Ra = 2e6, t = 50", f"at Ra = {ra}e5, Pr = {prandtl}, t = 50"),
+        (
+            "LX, LZ, RA, PR, T_END = 4.0, 1.0, 2.0e6, 1.0, 50.0\n",
+            f"LX, LZ = 4.0, 1.0\nRA = {ra}e5\nPR = {prandtl}\nT_END = 50.0\n",
+        ),
+    ]
+    return text, oracle
