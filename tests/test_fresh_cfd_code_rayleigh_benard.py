@@ -119,6 +119,8 @@ def _small_draw(tmp_path: Path, case_id: str, oracle: str | None = None, **param
     draw = fresh.fresh_draw(published, np.random.default_rng(11))
     assert draw is not None and draw.params == {"rayleigh_e5": 3.0, "prandtl": 2.5}
     draw.case["hidden"]["reference"]["params"].update({"nx": 128, "nz": 33, "seeds": 2, **params})
+    # a wall limit that a loaded test machine cannot reach: these tests are about the gates, not the oracle's time
+    draw.case["visible"]["resources"] = {**draw.case["visible"].get("resources", {}), "wall_s": 600.0}
     files = dict(draw.files) if oracle is None else {published.hidden.oracle: oracle}
     return write_case(tmp_path, "cfd-code", case_id, draw.case, files)
 
