@@ -14,16 +14,18 @@ from __future__ import annotations
 import argparse
 import itertools
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-import yaml
-from _common import machine
+from _common import REPO, machine
 
-from simcodebench.core.cases import Case, get_case, load_case, load_suite
-from simcodebench.core.project import cases_root
+from simcodebench.core.cases import Case, get_case
 from simcodebench.suites.cfd_code import fresh
+
+sys.path.insert(0, str(REPO / "tests"))
+from fresh_support import write_case  # noqa: E402
 
 FAMILY = "2D_Rayleigh_Benard_Convection"
 
@@ -32,20 +34,7 @@ def _case(root: Path, name: str, params: dict[str, float]) -> Case:
     """The family's instance at ``params`` as case ``name`` of a copy of the cfd-code protocol under ``root``."""
     published = get_case("cfd-code", FAMILY)
     made = fresh.instance(published, fresh.FAMILIES[FAMILY], params)
-    folder = root / "cfd-code-corners"
-    if not folder.is_dir():
-        folder.mkdir(parents=True)
-        for path in (cases_root() / "cfd-code").iterdir():
-            if path.is_file():
-                shutil.copy(path, folder / path.name)
-        protocol = yaml.safe_load((folder / "suite.yaml").read_text())
-        (folder / "suite.yaml").write_text(yaml.safe_dump({**protocol, "name": folder.name}, sort_keys=False))
-    case_dir = folder / name
-    case_dir.mkdir()
-    (case_dir / "case.yaml").write_text(yaml.safe_dump({**made.case, "id": name}, sort_keys=False))
-    for file_name, content in made.files.items():
-        (case_dir / file_name).write_text(content)
-    return load_case(load_suite(folder), case_dir)
+    return write_case(root, "cfd-code", name, made.case, made.files)
 
 
 def _format(value: object) -> str:

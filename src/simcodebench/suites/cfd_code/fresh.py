@@ -31,7 +31,6 @@ from simcodebench.core.measurement import Measurement
 from simcodebench.core.references import Reference
 from simcodebench.suites.cfd_code import nmse as metric
 from simcodebench.suites.cfd_code import scorer
-from simcodebench.suites.cfd_code.fresh_ensemble import PASS_MARK
 from simcodebench.suites.cfd_code.fresh_families import FAMILIES, ORACLE_TOL, REFERENCE_TOL, WITHOUT, Family
 
 __all__ = ["FAMILIES", "ORACLE_TOL", "REFERENCE_TOL", "WITHOUT", "fresh_draw", "instance", "reference_levels", "verify"]
@@ -141,7 +140,7 @@ def verify(case: Case, workdir: Path) -> FreshCheck:
         if published.outcome != "ok" or published.error is None:
             detail["reason"] = f"the published problem's answer could not be scored: {published.message}"
             return FreshCheck(ok=False, detail=detail)
-        if published.error <= PASS_MARK:
+        if published.error <= float(case.threshold_policy()["accuracy"]["value"]):
             detail["reason"] = "the published problem's answer passes this draw"
             return FreshCheck(ok=False, detail=detail)
     return FreshCheck(ok=True, detail=detail)

@@ -50,6 +50,7 @@ def finer_statistics(
     reference grid as :func:`..scorer.on_reference_grid` samples a program's output."""
     setup = Setup(**{**{name: value for name, value in params.items() if name != "seeds"}, **grid})
     x, z = reference.fields["x"], reference.fields["z"]
+    kappa, lz = reference.scalars["kappa"], reference.scalars["lz"]
     statistics = []
     for seed in seeds:
         run = simulate(setup, seed)
@@ -57,7 +58,6 @@ def finer_statistics(
             name: metric.sample_on_grid(run[name], [run["x"], run["z"]], [x, z], ["x", "z"], {"x": setup.lx})
             for name in ("b", "u", "w")
         }
-        kappa, lz = reference.scalars["kappa"], reference.scalars["lz"]
         statistics.append(convection_statistics.snapshot_statistics(sampled, z, kappa, lz))
     return statistics
 
